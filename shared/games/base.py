@@ -1,0 +1,192 @@
+"""The one interface every rules engine offers.
+
+The game service, the AI workers, the CLI and the tests all talk to a game through
+:class:`Game`; none of them import a game's internals.  An engine is pure: state in,
+state out, no I/O, no clock, no global randomness.  Everything random is drawn from
+the seed given to :meth:`Game.new_game` and carried inside the state, so a game
+replays exactly from ``(options, seed, moves)``.
+
+Seats are ``0`` and ``1``; seat 0 moves first (Rubin, Weiß, Rot, the first Battlehanse
+player).  ``None`` as a seat means a spectator.
+
+Moves travel as text in the game's own notation: the client sends the text, the
+server parses it with :meth:`Game.parse_move`.  Internally an engine may use any
+move representation (ints, tuples); :meth:`Game.legal_moves` returns
+:class:`MoveInfo` records that carry the text and the visible effect, so a client can
+preview and highlight without knowing the rules.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+Seat = int | None  # 0, 1, or None for a spectator
+
+
+class GameError(ValueError):
+    """Base of every error an engine raises on bad input.
+
+    Carries a stable machine code and the message in German and English, because
+    the message goes straight back to the player who caused it.
+    """
+
+    def __init__(self, code: str, de: str, en: str) -> None:
+        super().__init__(en)
+        self.code = code
+        self.de = de
+        self.en = en
+
+    def message(self, lang: str = "de") -> str:
+        return self.en if lang == "en" else self.de
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "de": self.de, "en": self.en}
+
+
+class IllegalMove(GameError):
+    """A move that the rules forbid in this state (wrong turn, blocked, repetition …)."""
+
+
+class BadNotation(GameError):
+    """Text that is not a move / position / option in the game's notation."""
+
+
+class BadOptions(GameError):
+    """Options that the game does not offer (unknown map, win target 5 …)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game.  ``winner`` is 0, 1, or None for a draw."""
+
+    winner: int | None
+    reason: str  # stable code, e.g. "fahne_erobert", "keine_zuege", "zuglimit", "wiederholung"
+    de: str  # German text shown to players, e.g. "Fahne erobert"
+    en: str
+    score: tuple[float, float] | None = None  # game-specific final score (cells, marbles, points)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "de": self.de,
+            "en": self.en,
+            "score": list(self.score) if self.score is not None else None,
+        }
+
+
+@dataclass(frozen=True)
+class MoveInfo:
+    """A legal move as a client sees it: its text and what it changes.
+
+    ``effect`` is game-specific but JSON-able and contains only what the mover may
+    know (e.g. Battlehexagon: {"to": "e2", "from": None, "turns": ["d1", "f2"]}).
+    """
+
+    text: str
+    effect: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "effect": self.effect}
+
+
+class Game(ABC):
+    """A game's rules.  One instance per game kind, stateless itself.
+
+    ``State`` objects are opaque to callers and must be treated as immutable:
+    :meth:`apply` returns a new state and never changes its argument.
+    """
+
+    name: str  # "hexagon", "bullet", "general", "hanse"
+    title: str  # "Battlehexagon" …
+    seat_names: tuple[tuple[str, str], tuple[str, str]]  # ((de0, en0), (de1, en1)), e.g. (("Rubin","Ruby"),("Perle","Pearl"))
+
+    # ---- options and creation -------------------------------------------------
+    @abstractmethod
+    def default_options(self) -> dict[str, Any]:
+        """The defaults the seed names (e.g. {"map": "klassisch", "end_rule": "auffuellen"})."""
+
+    @abstractmethod
+    def normalize_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Fill defaults, check every value; raise :class:`BadOptions` on anything unknown."""
+
+    @abstractmethod
+    def new_game(self, options: dict[str, Any], seed: int) -> Any:
+        """A fresh state.  ``seed`` decides everything random (deck, Ratsmarken, Zufall map …)."""
+
+    # ---- play ----------------------------------------------------------------
+    @abstractmethod
+    def to_move(self, state: Any) -> tuple[int, ...]:
+        """Seats that may act now: usually one seat; both during a simultaneous setup; () when over."""
+
+    @abstractmethod
+    def legal_moves(self, state: Any, seat: int | None = None) -> list[MoveInfo]:
+        """Every legal move of ``seat`` (default: the single seat to move), counted as rules.md counts them."""
+
+    @abstractmethod
+    def parse_move(self, state: Any, text: str, seat: int | None = None) -> Any:
+        """Text → internal move.  Raises :class:`BadNotation` for unreadable text and
+        :class:`IllegalMove` (with the reason) for a readable move that is not legal now."""
+
+    @abstractmethod
+    def move_text(self, state: Any, move: Any) -> str:
+        """Internal move → its notation in ``state`` (the state *before* the move)."""
+
+    @abstractmethod
+    def apply(self, state: Any, move: Any, seat: int | None = None) -> Any:
+        """Play a legal move (internal form, or text) and return the new state.
+        Raises :class:`IllegalMove` if it is not legal for ``seat``."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome | None:
+        """None while running; otherwise the result with its reason."""
+
+    # ---- what a seat may see -------------------------------------------------
+    @abstractmethod
+    def view(self, state: Any, seat: Seat) -> dict[str, Any]:
+        """The only door toward a client: exactly what ``seat`` may know (rules.md,
+        "What each side may know").  Includes the seat's legal moves when it is to move.
+        After the game ends, everything."""
+
+    # ---- text forms ----------------------------------------------------------
+    @abstractmethod
+    def to_position(self, state: Any) -> str:
+        """The full position in the game's FEN-like format (documented in the module)."""
+
+    @abstractmethod
+    def from_position(self, text: str, options: dict[str, Any] | None = None) -> Any:
+        """Parse a position; raises :class:`BadNotation`."""
+
+    @abstractmethod
+    def to_json(self, state: Any) -> dict[str, Any]:
+        """The full state (hidden parts included: server side only) as JSON; round-trips exactly."""
+
+    @abstractmethod
+    def from_json(self, data: dict[str, Any]) -> Any: ...
+
+    @abstractmethod
+    def render(self, state: Any) -> str:
+        """The board as plain text, for ``python -m shared.games show``."""
+
+    # ---- records -------------------------------------------------------------
+    @abstractmethod
+    def record(self, state: Any, headers: dict[str, str]) -> str:
+        """The plain-text game record for download: headers (game, options, players,
+        date, result and reason), then the numbered moves; for games with hidden
+        information, after the end, everything (setups, hands, draws).  ``state``
+        must carry its history (engines keep the move list and seed in the state)."""
+
+    @abstractmethod
+    def parse_record(self, text: str) -> Any:
+        """Replay a record; returns the final state.  Raises :class:`BadNotation`."""
+
+    # ---- analysis ------------------------------------------------------------
+    @abstractmethod
+    def perft(self, state: Any, depth: int) -> int:
+        """Leaf count at ``depth`` (moves counted at the leaves without applying them)."""
+
+    @abstractmethod
+    def history(self, state: Any) -> list[str]:
+        """The moves played so far, as text (engines keep them in the state)."""

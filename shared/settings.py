@@ -1,0 +1,49 @@
+"""Every setting of every service, read once from environment variables.
+
+The defaults work on a developer machine: ``make run`` starts an embedded
+PostgreSQL and Redis and passes their URLs to the services it starts.  In a real
+deployment every value comes from the environment (compose file, Kubernetes
+ConfigMap/Secret); ``tests/test_deploy.py`` checks that those name exactly the
+variables read here.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+def _int(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str
+    redis_url: str
+    secret_key: str
+    lobby_port: int
+    game_port: int
+    rating_port: int
+    lobby_url: str  # where browsers reach the lobby (printed by `make run`)
+    game_url: str  # where the lobby/browser reach the game service
+    log_level: str
+    db_pool_max: int
+
+
+def load() -> Settings:
+    """Read the environment now (tests change it between service starts)."""
+    lobby_port = _int("LOBBY_PORT", 8000)
+    game_port = _int("GAME_PORT", 8001)
+    return Settings(
+        database_url=os.environ.get("DATABASE_URL", "postgresql://postgres@localhost:5432/spielcenter"),
+        redis_url=os.environ.get("REDIS_URL", "redis://localhost:6379/0"),
+        secret_key=os.environ.get("SECRET_KEY", "dev-only-secret-change-me"),
+        lobby_port=lobby_port,
+        game_port=game_port,
+        rating_port=_int("RATING_PORT", 8002),
+        lobby_url=os.environ.get("PUBLIC_URL", f"http://localhost:{lobby_port}"),
+        game_url=os.environ.get("GAME_URL", f"http://localhost:{game_port}"),
+        log_level=os.environ.get("LOG_LEVEL", "INFO"),
+        db_pool_max=_int("DB_POOL_MAX", 10),
+    )
