@@ -1,0 +1,175 @@
+"""Start the real parts for integration tests: PostgreSQL, Redis, services, Celery workers.
+
+Every process runs on a free port with its data in a temporary directory, so several
+test runs on one machine never collide.  When ``DATABASE_URL`` / ``REDIS_URL`` are set
+(a real server, e.g. in a deployment check), those are used instead of embedded ones.
+Services are started as subprocesses through their own entry points, because gevent's
+monkey patching must happen before anything else is imported (it cannot happen inside
+the pytest process).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import requests
+
+from services.embedded import free_port, start_postgres, start_redis
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Infra:
+    database_url: str
+    redis_url: str
+    _stoppers: list = field(default_factory=list)
+
+    def env(self, **extra: str) -> dict[str, str]:
+        """The environment a service process needs, plus ``extra``."""
+        env = dict(os.environ)
+        env.update(
+            DATABASE_URL=self.database_url,
+            REDIS_URL=self.redis_url,
+            SECRET_KEY="test-secret",
+            PYTHONUNBUFFERED="1",
+            LOG_LEVEL="INFO",
+        )
+        env.update({k: str(v) for k, v in extra.items()})
+        return env
+
+    def stop(self) -> None:
+        for stop in reversed(self._stoppers):
+            stop()
+
+
+def start_infra(tmp: Path) -> Infra:
+    from shared.db import migrate
+
+    stoppers = []
+    database_url = os.environ.get("DATABASE_URL")
+    redis_url = os.environ.get("REDIS_URL")
+    if not database_url:
+        pg = start_postgres(tmp / "pg")
+        stoppers.append(pg.stop)
+        database_url = pg.url
+    if not redis_url:
+        redis = start_redis(tmp / "redis")
+        stoppers.append(redis.stop)
+        redis_url = redis.url
+    migrate(database_url)
+    return Infra(database_url, redis_url, stoppers)
+
+
+class ServiceProcess:
+    """One service started as ``python -m MODULE`` with its port in ``port_env``."""
+
+    def __init__(self, module: str, infra: Infra, port_env: str, log_dir: Path, **env: str) -> None:
+        self.module = module
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_dir / f"{module.replace('.', '_')}_{self.port}.log"
+        self._env = infra.env(**{port_env: str(self.port)}, **env)
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 60) -> ServiceProcess:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", self.module], cwd=ROOT, env=self._env, stdout=log, stderr=subprocess.STDOUT
+        )
+        self.wait_healthy(timeout)
+        return self
+
+    def wait_healthy(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(f"{self.module} exited with {self.process.returncode}:\n{self.log()}")
+            try:
+                if requests.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"{self.module} not healthy after {timeout} s:\n{self.log()}")
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text()[-5000:]
+        except OSError:
+            return ""
+
+    def kill(self) -> None:
+        """SIGKILL: the crash a test wants to survive."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self) -> ServiceProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class CeleryWorker:
+    """A real Celery worker process (prefork) consuming ``queues``."""
+
+    def __init__(self, infra: Infra, log_dir: Path, queues: str = "interactive,batch", concurrency: int = 1) -> None:
+        self.log_path = log_dir / f"celery_{queues.replace(',', '_')}_{free_port()}.log"
+        self.args = [
+            sys.executable, "-m", "celery", "-A", "services.ai_worker.app", "worker",
+            "-Q", queues, "-c", str(concurrency), "--loglevel", "INFO", "--without-gossip", "--without-mingle",
+            "-n", f"test-{free_port()}@%h",
+        ]
+        self._env = infra.env()
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 60) -> CeleryWorker:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(self.args, cwd=ROOT, env=self._env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"celery worker exited:\n{self.log_path.read_text()[-5000:]}")
+            if "ready." in self.log_path.read_text():
+                return self
+            time.sleep(0.2)
+        raise RuntimeError(f"celery worker not ready:\n{self.log_path.read_text()[-5000:]}")
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            # The whole process group would be better, but prefork children die with
+            # their parent's pipe; SIGKILL the parent and let the children notice.
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self) -> CeleryWorker:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
