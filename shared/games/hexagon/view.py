@@ -1,0 +1,65 @@
+"""What goes to a client: :func:`view` (the only door) and the *Hilfe an* query.
+
+Battlehexagon hides nothing (rules.md: all public), so every seat and spectators see
+the same board; only the legal moves and the help are added for the seat to move.
+
+View layout::
+
+    {"game": "hexagon", "seat": 0|1|None, "options": {...}, "map": "dreiloch",
+     "holes": [cells], "cells": {"rubin": [cells], "perle": [cells]},
+     "to_move": 0|1|None, "clock": int, "ply": int, "position": text,
+     "moves": [move texts], "score": [rubin cells, perle cells],
+     "legal_moves": [{"text", "effect"}, ...]   # only for the seat to move
+     "help": {"clone_targets": [...], "threatened": [...]}   # only for the seat to move
+     "outcome": {...} | None}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.games.hexagon.board import NEIGHBOURS, bits, names_of
+from shared.games.hexagon.ending import end_of
+from shared.games.hexagon.moves import clone_targets, reachable
+from shared.games.hexagon.notation import move_text, position_text
+from shared.games.hexagon.play import effect, legal_for
+from shared.games.hexagon.state import State
+
+
+def help_info(state: State, seat: int) -> dict[str, list[str]]:
+    """For *Hilfe an*: where ``seat`` can clone now, and which of its stones the
+    opponent could turn with its next move (a stone next to a cell the opponent can
+    clone or jump into)."""
+    mine = state.white if seat else state.red
+    theirs = state.red if seat else state.white
+    empty = state.empty
+    danger = 0
+    for cell in bits(reachable(theirs, empty)):
+        danger |= NEIGHBOURS[cell]
+    return {"clone_targets": names_of(clone_targets(mine, empty)), "threatened": names_of(danger & mine)}
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    outcome = end_of(state)
+    setup = state.setup
+    data: dict[str, Any] = {
+        "game": "hexagon",
+        "seat": seat,
+        "options": dict(setup.options),
+        "map": setup.options["map"],
+        "map_seed": setup.map_seed,
+        "holes": names_of(setup.holes),
+        "cells": {"rubin": names_of(state.red), "perle": names_of(state.white)},
+        "to_move": None if outcome is not None else state.side,
+        "clock": state.clock,
+        "ply": state.ply,
+        "position": position_text(state.red, state.white, setup.holes, state.side, state.clock),
+        "start": setup.start,
+        "moves": [move_text(m) for m in state.moves()],
+        "score": [state.red.bit_count(), state.white.bit_count()],
+        "outcome": outcome.to_dict() if outcome is not None else None,
+    }
+    if outcome is None and seat == state.side:
+        data["legal_moves"] = [{"text": move_text(m), "effect": effect(state, m)} for m in legal_for(state, seat)]
+        data["help"] = help_info(state, seat)
+    return data
