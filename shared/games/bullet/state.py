@@ -1,0 +1,133 @@
+"""The game state and the end rules.
+
+:class:`BulletState` is immutable.  Besides the marbles it carries what the end rules
+and the records need: the options, the seed (Battlebullet draws nothing at random,
+but the seed is kept so that every game replays from ``(options, seed, moves)``), the
+start position when the game did not start from a layout, the moves played (as move
+ids, see :mod:`.movegen`) and the positions seen since the last push-out.
+
+End rules, checked after every move in this order (rules.md "End"):
+
+1. ``siegziel``: the mover has pushed out ``win_target`` marbles and wins;
+2. ``wiederholung``: the same marbles with the same side to move for the third
+   time: draw.  A push-out can never be undone, so only positions since the last
+   push-out are kept;
+3. ``zuglimit``: with a move limit, once both sides have made ``move_limit`` moves
+   (plies ≥ 2 × limit) the side that pushed out more wins, equal is a draw;
+4. ``keine_zuege``: the side to move has no legal move and loses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from shared.games.base import Outcome
+from shared.games.bullet.movegen import PUSHES_OUT, count_for, fast_apply
+
+SEAT_NAMES = (("Weiß", "White"), ("Schwarz", "Black"))
+
+Key = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class BulletState:
+    layout: str
+    win_target: int
+    move_limit: int | None
+    seed: int
+    start: str | None  # start position text, None when the game began from ``layout``
+    white: int
+    black: int
+    side: int
+    out: tuple[int, int]  # marbles pushed out by Weiß, by Schwarz
+    ply: int  # plies played since the start of the game (counts toward the move limit)
+    moves: tuple[int, ...]  # move ids played since ``start``
+    seen: tuple[Key, ...]  # (white, black, side) since the last push-out, current last
+    outcome: Outcome | None
+
+    @property
+    def key(self) -> Key:
+        return (self.white, self.black, self.side)
+
+    @property
+    def options(self) -> dict:
+        return {"layout": self.layout, "win_target": self.win_target, "move_limit": self.move_limit}
+
+
+def _win(seat: int, reason: str, de: str, en: str, out: tuple[int, int]) -> Outcome:
+    return Outcome(winner=seat, reason=reason, de=de, en=en, score=(float(out[0]), float(out[1])))
+
+
+def judge(state: BulletState, last_mover: int | None) -> Outcome | None:
+    """The outcome of ``state`` under the end rules (see module docstring)."""
+    out = state.out
+    if last_mover is not None and out[last_mover] >= state.win_target:
+        winners = [last_mover]
+    else:
+        winners = [seat for seat in (0, 1) if out[seat] >= state.win_target]
+    if winners:
+        seat = winners[0]
+        return _win(
+            seat,
+            "siegziel",
+            f"Siegziel erreicht: {SEAT_NAMES[seat][0]} hat {out[seat]} Kugeln hinausgeschoben",
+            f"Win target reached: {SEAT_NAMES[seat][1]} pushed out {out[seat]} marbles",
+            out,
+        )
+    if state.seen.count(state.key) >= 3:
+        return Outcome(
+            None,
+            "wiederholung",
+            "Remis durch dreifache Stellungswiederholung",
+            "Draw by threefold repetition",
+            (float(out[0]), float(out[1])),
+        )
+    if state.move_limit is not None and state.ply >= 2 * state.move_limit:
+        if out[0] == out[1]:
+            return Outcome(
+                None,
+                "zuglimit",
+                "Zuglimit erreicht, gleich viele Kugeln hinausgeschoben: Remis",
+                "Move limit reached, equal marbles pushed out: draw",
+                (float(out[0]), float(out[1])),
+            )
+        seat = 0 if out[0] > out[1] else 1
+        return _win(
+            seat,
+            "zuglimit",
+            f"Zuglimit erreicht: {SEAT_NAMES[seat][0]} hat mehr Kugeln hinausgeschoben",
+            f"Move limit reached: {SEAT_NAMES[seat][1]} pushed out more marbles",
+            out,
+        )
+    own, enemy = (state.white, state.black) if state.side == 0 else (state.black, state.white)
+    if count_for(own, enemy) == 0:
+        seat = 1 - state.side
+        return _win(
+            seat,
+            "keine_zuege",
+            f"{SEAT_NAMES[state.side][0]} hat keinen Zug mehr und verliert",
+            f"{SEAT_NAMES[state.side][1]} has no legal move and loses",
+            out,
+        )
+    return None
+
+
+def play(state: BulletState, move: int) -> BulletState:
+    """The state after the legal move id ``move`` (the caller checked legality)."""
+    white, black, side, out_white, out_black = fast_apply(
+        (state.white, state.black, state.side, state.out[0], state.out[1]), move
+    )
+    key = (white, black, side)
+    seen = (key,) if PUSHES_OUT[move] else state.seen + (key,)
+    after = replace(
+        state,
+        white=white,
+        black=black,
+        side=side,
+        out=(out_white, out_black),
+        ply=state.ply + 1,
+        moves=state.moves + (move,),
+        seen=seen,
+        outcome=None,
+    )
+    return replace(after, outcome=judge(after, state.side))
