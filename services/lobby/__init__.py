@@ -1,0 +1,1 @@
+"""The lobby: accounts over HTTP, the Wartesaal (chat and who is here) over Socket.IO, and the web client."""

@@ -1,0 +1,126 @@
+"""HTTP routes for accounts: guest, register, login, logout, me.
+
+Bodies are JSON objects checked against ``shared.schemas``; errors answer
+``{"error": {"code", "message"}}`` with the message in the language the client asks
+for in the ``X-Lang`` header (German by default).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import gevent
+from flask import Blueprint, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from services.lobby.session import account_from, clear_session, set_session
+from shared import accounts, ledger, login_throttle
+from shared.accounts import Account
+from shared.i18n import pick_language, text
+from shared.logs import event
+from shared.schemas import ProtocolError, validate_record
+
+if TYPE_CHECKING:
+    from services.lobby.app import Lobby
+
+_STATUS = {
+    "not_logged_in": 401,
+    "login_failed": 401,
+    "already_registered": 409,
+    "name_taken": 409,
+    "login_throttled": 429,
+}
+
+
+def _lang() -> str:
+    return pick_language(request.headers.get("X-Lang"))
+
+
+def _error(code: str, status: int | None = None, **params: object) -> tuple[Response, int]:
+    body = {"error": {"code": code, "message": text(code, _lang(), **params)}}
+    return jsonify(body), status or _STATUS.get(code, 400)
+
+
+def _off_hub(fn, *args):  # noqa: ANN001, ANN202
+    """Run CPU-heavy argon2 in gevent's thread pool (argon2 releases the GIL), so the hub keeps serving sockets."""
+    return gevent.get_hub().threadpool.apply(fn, args)
+
+
+def account_blueprint(lobby: Lobby) -> Blueprint:
+    bp = Blueprint("accounts", __name__, url_prefix="/api")
+    settings, pool = lobby.settings, lobby.pool
+
+    def user_json(account: Account) -> dict:
+        return {
+            "id": account.id,
+            "name": account.name,
+            "guest": account.guest,
+            "balance": ledger.balance(pool, account.id),
+        }
+
+    def signed_in(account: Account, status: int = 200) -> tuple[Response, int]:
+        response = jsonify({"user": user_json(account)})
+        set_session(response, account, settings)
+        return response, status
+
+    def credentials() -> dict:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            raise ProtocolError("bad_json")
+        return validate_record("Credentials", body)
+
+    @bp.errorhandler(ProtocolError)
+    def protocol_error(err: ProtocolError):  # noqa: ANN202
+        return _error(err.code, **err.params)
+
+    @bp.errorhandler(HTTPException)
+    def http_error(err: HTTPException):  # noqa: ANN202
+        # e.g. 413 for an oversized body, 405 for a wrong method: same JSON shape.
+        code = "payload_too_large" if err.code == 413 else "bad_json"
+        return _error(code, err.code or 400, limit=request.max_content_length or 0)
+
+    @bp.get("/me")
+    def me():  # noqa: ANN202
+        account = account_from(request, settings, pool)
+        if account is None:
+            return _error("not_logged_in")
+        return jsonify({"user": user_json(account)})
+
+    @bp.post("/guest")
+    def guest():  # noqa: ANN202
+        account = account_from(request, settings, pool) or accounts.create_guest(pool)
+        event(lobby.log, "guest", user_id=account.id)
+        return signed_in(account)
+
+    @bp.post("/register")
+    def register():  # noqa: ANN202
+        body = credentials()
+        current = account_from(request, settings, pool)
+        if current is not None and not current.guest:
+            raise ProtocolError("already_registered")
+        name = body["name"].strip()
+        account = accounts.register(pool, name, body["password"], current.id if current else None, run_cpu=_off_hub)
+        event(lobby.log, "registered", user_id=account.id, from_guest=current is not None)
+        return signed_in(account, 201 if current is None else 200)
+
+    @bp.post("/login")
+    def login():  # noqa: ANN202
+        body = credentials()
+        name, address = body["name"].strip(), request.remote_addr or "unknown"
+        login_throttle.check(lobby.redis, name, address)
+        account = accounts.authenticate(pool, name, body["password"], run_cpu=_off_hub)
+        if account is None:
+            login_throttle.record_failure(lobby.redis, name, address)
+            event(lobby.log, "login failed", address=address)
+            return _error("login_failed")
+        login_throttle.record_success(lobby.redis, name)
+        event(lobby.log, "login", user_id=account.id)
+        return signed_in(account)
+
+    @bp.post("/logout")
+    def logout():  # noqa: ANN202
+        response = jsonify({"ok": True})
+        clear_session(response, settings)
+        return response
+
+    return bp

@@ -1,0 +1,109 @@
+"""Assemble the lobby: Flask app, Socket.IO server on the Redis queue, stores, routes."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import redis
+from flask import Flask, Response, send_from_directory
+from flask_socketio import SocketIO
+from psycopg_pool import ConnectionPool
+
+from shared import db, presence
+from shared.health import health_blueprint, redis_check
+from shared.settings import Settings
+
+WEB_DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
+
+
+@dataclass
+class Lobby:
+    app: Flask
+    socketio: SocketIO
+    pool: ConnectionPool
+    redis: redis.Redis
+    presence: presence.ProcessPresence
+    settings: Settings
+    log: logging.Logger
+
+    def broadcast_players(self) -> None:
+        """Send the current list to every Wartesaal page, on every lobby process."""
+        self.socketio.emit("players", presence.snapshot(self.redis))
+
+    def start_background(self) -> None:
+        self.socketio.start_background_task(self._heartbeat_loop)
+
+    def _heartbeat_loop(self) -> None:
+        interval = max(self.settings.presence_ttl_seconds / 3, 0.2)
+        while True:
+            try:
+                if self.presence.heartbeat():
+                    self.broadcast_players()
+            except Exception:
+                # Redis away for a moment: keep beating; /healthz reports the outage.
+                self.log.exception("presence heartbeat failed")
+            self.socketio.sleep(interval)
+
+    def shutdown(self) -> None:
+        try:
+            self.presence.shutdown()
+            self.broadcast_players()
+        except Exception:
+            self.log.exception("presence shutdown failed")
+
+
+def _serve_client(app: Flask) -> None:
+    @app.get("/")
+    def index() -> Response:
+        if not (WEB_DIST / "index.html").is_file():
+            return Response(
+                "Web-Client nicht gebaut: cd web && npm ci && npm run build\n"
+                "Web client not built: cd web && npm ci && npm run build\n",
+                status=503,
+                mimetype="text/plain",
+            )
+        response = send_from_directory(WEB_DIST, "index.html")
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+    @app.get("/assets/<path:filename>")
+    def assets(filename: str) -> Response:
+        # Vite puts a content hash into every asset name: cache them for good.
+        return send_from_directory(WEB_DIST / "assets", filename, max_age=365 * 24 * 3600)
+
+
+def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
+    from services.lobby.account_routes import account_blueprint
+    from services.lobby.wartesaal import register_wartesaal
+
+    app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024  # account requests are tiny
+    socketio = SocketIO(
+        app,
+        async_mode="gevent",
+        message_queue=settings.redis_url,
+        # Same origin only (the default); the client is served by this very service.
+        max_http_buffer_size=1_000_000,
+    )
+    pool = db.make_pool(settings.database_url, max_size=settings.db_pool_max)
+    client = redis.Redis.from_url(settings.redis_url)
+    process_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    lobby = Lobby(
+        app=app,
+        socketio=socketio,
+        pool=pool,
+        redis=client,
+        presence=presence.ProcessPresence(client, process_id, settings.presence_ttl_seconds),
+        settings=settings,
+        log=log,
+    )
+    app.register_blueprint(health_blueprint({"postgres": lambda: db.check(pool), "redis": redis_check(client)}))
+    app.register_blueprint(account_blueprint(lobby))
+    register_wartesaal(lobby)
+    _serve_client(app)
+    return lobby

@@ -1,0 +1,113 @@
+"""The Wartesaal over Socket.IO: presence, chat, and refusal of malformed events.
+
+A socket is accepted only with a valid session cookie.  Every incoming event is
+checked against ``shared.schemas`` first; anything malformed (unknown name, wrong
+arity or type, missing or extra fields, oversized) is answered with an ``error``
+event in the client's language and changes nothing; the connection stays up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from flask import request
+from flask_socketio import emit
+from prometheus_client import Counter, Gauge
+
+from services.lobby.session import account_from
+from shared import chat, ledger
+from shared.i18n import pick_language, text
+from shared.logs import event
+from shared.schemas import ProtocolError, validate_event
+
+if TYPE_CHECKING:
+    from services.lobby.app import Lobby
+
+SOCKETS = Gauge("lobby_sockets", "Wartesaal sockets open on this process")
+CHAT_MESSAGES = Counter("lobby_chat_messages_total", "Chat messages accepted")
+REFUSED_EVENTS = Counter("lobby_refused_events_total", "Client events answered with an error", ["code"])
+
+
+@dataclass
+class Connection:
+    user_id: int
+    name: str
+    lang: str
+
+
+def register_wartesaal(lobby: Lobby) -> None:
+    socketio = lobby.socketio
+    connections: dict[str, Connection] = {}  # sid → who; this process's sockets only
+
+    def refuse(err: ProtocolError, event_name: str | None) -> None:
+        conn = connections.get(request.sid)
+        lang = conn.lang if conn else "de"
+        REFUSED_EVENTS.labels(err.code).inc()
+        emit("error", {"code": err.code, "message": text(err.code, lang, **err.params), "event": event_name})
+
+    def handles(event_name: str) -> Callable[[Callable[[Connection, dict], None]], None]:
+        """Register ``fn(connection, payload)`` for ``event_name`` behind schema validation."""
+
+        def register(fn: Callable[[Connection, dict], None]) -> None:
+            def handler(*args: object) -> None:
+                try:
+                    payload = validate_event(event_name, args)
+                    fn(connections[request.sid], payload)
+                except ProtocolError as err:
+                    refuse(err, event_name)
+
+            socketio.on_event(event_name, handler)
+
+        return register
+
+    @socketio.on("connect")
+    def on_connect(auth: object = None) -> None:
+        account = account_from(request, lobby.settings, lobby.pool)
+        lang = pick_language(auth.get("lang") if isinstance(auth, dict) else None)
+        if account is None:
+            raise ConnectionRefusedError({"code": "not_logged_in", "message": text("not_logged_in", lang)})
+        connections[request.sid] = Connection(account.id, account.name, lang)
+        SOCKETS.inc()
+        lobby.presence.join(account.id, account.name)
+        user = {
+            "id": account.id,
+            "name": account.name,
+            "guest": account.guest,
+            "balance": ledger.balance(lobby.pool, account.id),
+        }
+        emit("welcome", {"user": user, "history": chat.history(lobby.pool)})
+        lobby.broadcast_players()
+        event(lobby.log, "wartesaal join", user_id=account.id, sid=request.sid)
+
+    @socketio.on("disconnect")
+    def on_disconnect(*_reason: object) -> None:
+        conn = connections.pop(request.sid, None)
+        if conn is None:
+            return
+        SOCKETS.dec()
+        if lobby.presence.leave(conn.user_id) == 0:
+            lobby.broadcast_players()
+        event(lobby.log, "wartesaal leave", user_id=conn.user_id, sid=request.sid)
+
+    @handles("chat:send")
+    def chat_send(conn: Connection, payload: dict) -> None:
+        body = chat.clean_text(payload["text"])
+        chat.admit(lobby.redis, conn.user_id)
+        message = chat.store(lobby.pool, conn.user_id, conn.name, body)
+        CHAT_MESSAGES.inc()
+        socketio.emit("chat:message", {"message": message})
+
+    @handles("lang:set")
+    def lang_set(conn: Connection, payload: dict) -> None:
+        conn.lang = payload["lang"]
+
+    @socketio.on("*")
+    def unknown_event(event_name: object, *_args: object) -> None:
+        refuse(ProtocolError("unknown_event", event=str(event_name)[:40]), None)
+
+    @socketio.on_error_default
+    def on_error(err: Exception) -> None:
+        lobby.log.exception("wartesaal handler failed", exc_info=err)
+        refuse(ProtocolError("internal_error"), None)

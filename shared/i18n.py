@@ -1,0 +1,124 @@
+"""Player-facing error texts, German first and English second.
+
+Every error the lobby sends carries a stable ``code`` (for clients and tests) and a
+``message`` in the language the client chose.  Texts may contain ``{name}``-style
+placeholders filled from the error's parameters.
+"""
+
+from __future__ import annotations
+
+LANGUAGES = ("de", "en")
+DEFAULT_LANGUAGE = "de"
+
+TEXTS: dict[str, dict[str, str]] = {
+    # Protocol: malformed input from a client.
+    "unknown_event": {
+        "de": "Unbekannte Nachricht „{event}“.",
+        "en": "Unknown message “{event}”.",
+    },
+    "bad_payload": {
+        "de": "Die Nachricht „{event}“ muss genau ein Objekt mit Feldern enthalten.",
+        "en": "The message “{event}” must carry exactly one object with fields.",
+    },
+    "payload_too_large": {
+        "de": "Die Nachricht ist zu groß (höchstens {limit} Byte).",
+        "en": "The message is too large (at most {limit} bytes).",
+    },
+    "missing_field": {
+        "de": "Das Feld „{field}“ fehlt.",
+        "en": "The field “{field}” is missing.",
+    },
+    "unexpected_field": {
+        "de": "Das Feld „{field}“ ist hier nicht erlaubt.",
+        "en": "The field “{field}” is not allowed here.",
+    },
+    "wrong_type": {
+        "de": "Das Feld „{field}“ hat den falschen Typ (erwartet: {expected}).",
+        "en": "The field “{field}” has the wrong type (expected: {expected}).",
+    },
+    "too_long": {
+        "de": "Das Feld „{field}“ ist zu lang (höchstens {limit} Zeichen).",
+        "en": "The field “{field}” is too long (at most {limit} characters).",
+    },
+    "too_short": {
+        "de": "Das Feld „{field}“ ist zu kurz (mindestens {limit} Zeichen).",
+        "en": "The field “{field}” is too short (at least {limit} characters).",
+    },
+    "not_allowed_value": {
+        "de": "Das Feld „{field}“ hat einen unzulässigen Wert (erlaubt: {allowed}).",
+        "en": "The field “{field}” has a value that is not allowed (allowed: {allowed}).",
+    },
+    "bad_json": {
+        "de": "Die Anfrage muss gültiges JSON (ein Objekt) enthalten.",
+        "en": "The request must contain valid JSON (an object).",
+    },
+    "internal_error": {
+        "de": "Interner Fehler. Bitte versuche es noch einmal.",
+        "en": "Internal error. Please try again.",
+    },
+    # Chat.
+    "chat_empty": {
+        "de": "Die Nachricht ist leer.",
+        "en": "The message is empty.",
+    },
+    "chat_rate_limited": {
+        "de": "Zu viele Nachrichten: höchstens {limit} in {window} Sekunden. Bitte warte einen Moment.",
+        "en": "Too many messages: at most {limit} in {window} seconds. Please wait a moment.",
+    },
+    # Accounts.
+    "name_too_short": {
+        "de": "Der Name ist zu kurz: mindestens {limit} Zeichen.",
+        "en": "The name is too short: at least {limit} characters.",
+    },
+    "name_too_long": {
+        "de": "Der Name ist zu lang: höchstens {limit} Zeichen.",
+        "en": "The name is too long: at most {limit} characters.",
+    },
+    "name_bad_characters": {
+        "de": "Der Name darf nur Buchstaben (auch Umlaute), Ziffern, „-“ und „_“ enthalten.",
+        "en": "The name may contain only letters (umlauts too), digits, “-” and “_”.",
+    },
+    "name_reserved": {
+        "de": "Namen, die mit „Gast-“ beginnen, sind für Gäste reserviert.",
+        "en": "Names starting with “Gast-” are reserved for guests.",
+    },
+    "name_taken": {
+        "de": "Der Name „{name}“ ist schon vergeben (Groß-/Kleinschreibung zählt nicht).",
+        "en": "The name “{name}” is already taken (regardless of upper/lower case).",
+    },
+    "password_too_short": {
+        "de": "Das Passwort ist zu kurz: mindestens {limit} Zeichen.",
+        "en": "The password is too short: at least {limit} characters.",
+    },
+    "password_too_long": {
+        "de": "Das Passwort ist zu lang: höchstens {limit} Zeichen.",
+        "en": "The password is too long: at most {limit} characters.",
+    },
+    "login_failed": {
+        "de": "Name oder Passwort ist falsch.",
+        "en": "Wrong name or password.",
+    },
+    "login_throttled": {
+        "de": "Zu viele Fehlversuche. Bitte warte {minutes} Minuten und versuche es dann noch einmal.",
+        "en": "Too many failed attempts. Please wait {minutes} minutes and try again.",
+    },
+    "already_registered": {
+        "de": "Du bist schon angemeldet. Melde dich zuerst ab.",
+        "en": "You are already registered. Please log out first.",
+    },
+    "not_logged_in": {
+        "de": "Du bist nicht angemeldet.",
+        "en": "You are not logged in.",
+    },
+}
+
+
+def pick_language(value: object) -> str:
+    """``value`` if it names a supported language, else the default (German)."""
+    return value if isinstance(value, str) and value in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def text(code: str, lang: str, **params: object) -> str:
+    """The message for ``code`` in ``lang`` with ``params`` filled in."""
+    entry = TEXTS.get(code) or TEXTS["internal_error"]
+    return entry[pick_language(lang)].format(**params)

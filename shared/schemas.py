@@ -1,0 +1,324 @@
+"""The lobby protocol: one definition per message, for the server and the web client.
+
+The server validates every incoming Socket.IO event and HTTP body against these
+definitions (``validate``); ``python -m shared.schemas --ts`` writes the same
+definitions as TypeScript (``web/src/protocol.ts``), so client and server cannot
+drift apart silently (a test compares the committed file with a fresh rendering).
+
+Types are deliberately few: strings with length bounds, integers, booleans, string
+enums, lists, optional values and named records.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared.i18n import LANGUAGES
+
+# Limits shared by server and client.
+CHAT_MAX_LENGTH = 300
+CHAT_HISTORY_SIZE = 50
+CHAT_RATE_LIMIT = 5  # messages ...
+CHAT_RATE_WINDOW_SECONDS = 10  # ... per this many seconds, per user
+NAME_MIN_LENGTH = 3
+NAME_MAX_LENGTH = 20
+PASSWORD_MIN_LENGTH = 8
+PASSWORD_MAX_LENGTH = 200
+# Largest accepted event payload, as compact JSON.  Far above any legal message, far
+# below Engine.IO's transport limit, so oversized input gets an error, not a hang-up.
+MAX_EVENT_BYTES = 8192
+
+PLAYER_STATUSES = ("frei", "spielt")
+
+
+class ProtocolError(Exception):
+    """Input that does not match its schema; ``code`` and ``params`` pick the i18n text."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+
+# --- types -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Str:
+    min_length: int = 0
+    max_length: int | None = None
+
+    def ts(self) -> str:
+        return "string"
+
+
+@dataclass(frozen=True)
+class Int:
+    def ts(self) -> str:
+        return "number"
+
+
+@dataclass(frozen=True)
+class Bool:
+    def ts(self) -> str:
+        return "boolean"
+
+
+@dataclass(frozen=True)
+class Enum:
+    values: tuple[str, ...]
+
+    def ts(self) -> str:
+        return " | ".join(json.dumps(v) for v in self.values)
+
+
+@dataclass(frozen=True)
+class ListOf:
+    item: Any
+
+    def ts(self) -> str:
+        inner = self.item.ts()
+        return f"{inner}[]" if isinstance(self.item, (Str, Int, Bool, Ref)) else f"({inner})[]"
+
+
+@dataclass(frozen=True)
+class Optional:
+    inner: Any
+
+    def ts(self) -> str:
+        return f"{self.inner.ts()} | null"
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A named record defined in ``RECORDS``."""
+
+    name: str
+
+    def ts(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Record:
+    name: str
+    doc: str
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Event:
+    """A Socket.IO event; its single argument is a record with ``fields``."""
+
+    name: str
+    doc: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+# --- definitions -----------------------------------------------------------------
+
+RECORDS: dict[str, Record] = {
+    r.name: r
+    for r in (
+        Record(
+            "User",
+            "The signed-in account, as the lobby tells it to its owner.",
+            {"id": Int(), "name": Str(), "guest": Bool(), "balance": Int()},
+        ),
+        Record(
+            "ChatMessage",
+            "One line of the Wartesaal chat; `text` is plain text, to be shown with textContent.",
+            {"id": Int(), "user_id": Int(), "name": Str(), "text": Str(), "ts": Str()},
+        ),
+        Record(
+            "Player",
+            "Someone in the Wartesaal now (one entry per person, however many tabs).",
+            {"user_id": Int(), "name": Str(), "status": Enum(PLAYER_STATUSES)},
+        ),
+        Record(
+            "ErrorInfo",
+            "What went wrong, with a message in the client's language.",
+            {"code": Str(), "message": Str()},
+        ),
+        Record(
+            "Credentials",
+            "Body of POST /api/register and POST /api/login.",
+            {"name": Str(max_length=100), "password": Str(max_length=1000)},
+        ),
+    )
+}
+
+CLIENT_EVENTS: dict[str, Event] = {
+    e.name: e
+    for e in (
+        Event("chat:send", "Say something in the Wartesaal chat.", {"text": Str(max_length=CHAT_MAX_LENGTH)}),
+        Event("lang:set", "Choose the language of error messages.", {"lang": Enum(LANGUAGES)}),
+    )
+}
+
+SERVER_EVENTS: dict[str, Event] = {
+    e.name: e
+    for e in (
+        Event(
+            "welcome",
+            "Sent once after connecting: who you are and the last chat messages.",
+            {"user": Ref("User"), "history": ListOf(Ref("ChatMessage"))},
+        ),
+        Event(
+            "players",
+            "Everyone in the Wartesaal. A snapshot with a version: ignore one older than the newest seen.",
+            {"version": Int(), "players": ListOf(Ref("Player"))},
+        ),
+        Event("chat:message", "A new chat message.", {"message": Ref("ChatMessage")}),
+        Event(
+            "error",
+            "Your last event was refused; nothing changed.",
+            {"code": Str(), "message": Str(), "event": Optional(Str())},
+        ),
+    )
+}
+
+
+# --- validation ------------------------------------------------------------------
+
+
+def _type_name(kind: Any) -> str:
+    return kind.ts()
+
+
+def _check(kind: Any, value: Any, path: str) -> Any:
+    if isinstance(kind, Optional):
+        return None if value is None else _check(kind.inner, value, path)
+    if isinstance(kind, Str):
+        if not isinstance(value, str):
+            raise ProtocolError("wrong_type", field=path, expected="string")
+        if kind.max_length is not None and len(value) > kind.max_length:
+            raise ProtocolError("too_long", field=path, limit=kind.max_length)
+        if len(value) < kind.min_length:
+            raise ProtocolError("too_short", field=path, limit=kind.min_length)
+        return value
+    if isinstance(kind, Int):
+        # bool is an int subclass in Python; JSON true is not a number.
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ProtocolError("wrong_type", field=path, expected="number")
+        return value
+    if isinstance(kind, Bool):
+        if not isinstance(value, bool):
+            raise ProtocolError("wrong_type", field=path, expected="boolean")
+        return value
+    if isinstance(kind, Enum):
+        if not isinstance(value, str):
+            raise ProtocolError("wrong_type", field=path, expected="string")
+        if value not in kind.values:
+            raise ProtocolError("not_allowed_value", field=path, allowed=", ".join(kind.values))
+        return value
+    if isinstance(kind, ListOf):
+        if not isinstance(value, list):
+            raise ProtocolError("wrong_type", field=path, expected="list")
+        return [_check(kind.item, item, f"{path}[{i}]") for i, item in enumerate(value)]
+    if isinstance(kind, Ref):
+        return _check_fields(RECORDS[kind.name].fields, value, path)
+    raise TypeError(f"unknown schema type {kind!r}")
+
+
+def _check_fields(fields: dict[str, Any], value: Any, path: str = "") -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ProtocolError("wrong_type", field=path or "(message)", expected="object")
+    prefix = f"{path}." if path else ""
+    for key in value:
+        if key not in fields:
+            raise ProtocolError("unexpected_field", field=f"{prefix}{key}"[:60])
+    out = {}
+    for key, kind in fields.items():
+        if key not in value:
+            if isinstance(kind, Optional):
+                out[key] = None
+                continue
+            raise ProtocolError("missing_field", field=f"{prefix}{key}")
+        out[key] = _check(kind, value[key], f"{prefix}{key}")
+    return out
+
+
+def payload_size(args: tuple) -> int:
+    """Bytes of ``args`` as compact JSON (how big the client's message was)."""
+    try:
+        return len(json.dumps(args, separators=(",", ":"), ensure_ascii=False).encode())
+    except (TypeError, ValueError):
+        return MAX_EVENT_BYTES + 1
+
+
+def validate_event(event: str, args: tuple) -> dict[str, Any]:
+    """The single argument of client event ``event``, checked against its schema."""
+    schema = CLIENT_EVENTS.get(event) if isinstance(event, str) else None
+    if schema is None:
+        raise ProtocolError("unknown_event", event=str(event)[:40])
+    if payload_size(args) > MAX_EVENT_BYTES:
+        raise ProtocolError("payload_too_large", limit=MAX_EVENT_BYTES)
+    if len(args) != 1 or not isinstance(args[0], dict):
+        raise ProtocolError("bad_payload", event=event)
+    return _check_fields(schema.fields, args[0])
+
+
+def validate_record(name: str, value: Any) -> dict[str, Any]:
+    """``value`` checked against record ``name`` (HTTP bodies, and outgoing messages in tests)."""
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_json")
+    return _check_fields(RECORDS[name].fields, value)
+
+
+def validate_server_event(event: str, payload: Any) -> dict[str, Any]:
+    """Check something the server sends; used by tests to hold the server to the protocol."""
+    return _check_fields(SERVER_EVENTS[event].fields, payload)
+
+
+# --- TypeScript ------------------------------------------------------------------
+
+
+def _ts_interface(name: str, doc: str, fields: dict[str, Any]) -> list[str]:
+    lines = [f"/** {doc} */", f"export interface {name} {{"]
+    for key, kind in fields.items():
+        lines.append(f"  {json.dumps(key) if ':' in key else key}: {kind.ts()};")
+    lines.append("}")
+    return lines
+
+
+def _pascal(event: str) -> str:
+    return "".join(part.capitalize() for part in event.replace(":", "_").split("_")) + "Payload"
+
+
+def render_typescript() -> str:
+    """The whole of ``web/src/protocol.ts``."""
+    out = [
+        "// Generated by `python -m shared.schemas --ts > web/src/protocol.ts`. Do not edit by hand:",
+        "// change shared/schemas.py and regenerate (tests/test_lobby_protocol.py checks this file).",
+        "",
+        f"export const CHAT_MAX_LENGTH = {CHAT_MAX_LENGTH};",
+        f"export const CHAT_RATE_LIMIT = {CHAT_RATE_LIMIT};",
+        f"export const CHAT_RATE_WINDOW_SECONDS = {CHAT_RATE_WINDOW_SECONDS};",
+        f"export const NAME_MIN_LENGTH = {NAME_MIN_LENGTH};",
+        f"export const NAME_MAX_LENGTH = {NAME_MAX_LENGTH};",
+        f"export const PASSWORD_MIN_LENGTH = {PASSWORD_MIN_LENGTH};",
+        f"export const LANGUAGES = {json.dumps(list(LANGUAGES))} as const;",
+        "export type Language = (typeof LANGUAGES)[number];",
+        "",
+    ]
+    for record in RECORDS.values():
+        out += _ts_interface(record.name, record.doc, record.fields) + [""]
+    for events in (CLIENT_EVENTS, SERVER_EVENTS):
+        for event in events.values():
+            out += _ts_interface(_pascal(event.name), event.doc, event.fields) + [""]
+    for title, events in (("ClientToServerEvents", CLIENT_EVENTS), ("ServerToClientEvents", SERVER_EVENTS)):
+        out.append(f"export interface {title} {{")
+        for event in events.values():
+            out.append(f"  {json.dumps(event.name)}: (payload: {_pascal(event.name)}) => void;")
+        out += ["}", ""]
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--ts"]:
+        sys.exit("usage: python -m shared.schemas --ts > web/src/protocol.ts")
+    sys.stdout.write(render_typescript())
