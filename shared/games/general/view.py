@@ -1,0 +1,85 @@
+"""What a seat may see: the only form in which a state leaves toward a client.
+
+rules.md: a seat knows its own ranks; of each enemy piece only whether it has moved,
+whether it has moved more than one square in a line, and a rank shown in a fight.
+Spectators (seat None) know only what both sides know.  After the game: everything.
+
+Ranks appear in exactly three places, so a test can check them: ``rank`` of a piece
+in ``pieces`` (None when this seat may not know it), ``rank`` of a captured piece
+(every captured piece fought, so its rank was shown to both), and the fight
+annotations of the move list (both ranks of a fight are public).  During setup a
+seat sees its own placement and of the opponent only whether it is ready — not how
+many pieces it placed, nor where.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.games.general.board import LAKES, square_name
+from shared.games.general.notation import format_move
+from shared.games.general.pieces import TOKENS
+from shared.games.general.setup_phase import next_piece, remaining
+from shared.games.general.setups import STANDARD_SETUPS
+from shared.games.general.state import MOVED, PLAY, REVEALED, SCOUTED, State, ply_records
+
+
+def build_view(st: State, seat: int | None, to_move: tuple[int, ...], moves: list[dict[str, Any]]) -> dict[str, Any]:
+    over = st.outcome is not None
+    view: dict[str, Any] = {
+        "game": "general",
+        "phase": "over" if over else ("play" if st.phase == PLAY else "setup"),
+        "seat": seat,
+        "to_move": list(to_move),
+        "options": dict(st.options),
+        "lakes": [square_name(sq) for sq in sorted(LAKES)],
+        "moves": moves,
+        "outcome": st.outcome.to_dict() if over else None,
+    }
+    if st.phase != PLAY:
+        own = st.setups[seat] if seat is not None else {}
+        view["setup"] = {
+            "ready": list(st.ready),
+            "own": {square_name(sq): TOKENS[rank] for sq, rank in sorted(own.items())} if seat is not None else None,
+            "next_piece": (TOKENS[n] if (n := next_piece(own)) is not None else None) if seat is not None else None,
+            "remaining": {TOKENS[r]: c for r, c in remaining(own).items()} if seat is not None else None,
+            "standard_setups": list(STANDARD_SETUPS),
+        }
+        view["pieces"] = []
+        view["captured"] = [[], []]
+        view["history"] = []
+        view["last_move"] = None
+        return view
+    pieces = []
+    captured: list[list[dict[str, Any]]] = [[], []]
+    for piece, square in enumerate(st.pos):
+        owner = piece // 40
+        flags = st.flags[piece]
+        if square < 0:
+            captured[owner].append({"id": piece, "rank": TOKENS[st.ranks[piece]]})
+            continue
+        known = over or owner == seat or bool(flags & REVEALED)
+        pieces.append(
+            {
+                "id": piece,
+                "owner": owner,
+                "square": square_name(square),
+                "moved": bool(flags & MOVED),
+                "scouted": bool(flags & SCOUTED),
+                "revealed": bool(flags & REVEALED),
+                "rank": TOKENS[st.ranks[piece]] if known else None,
+            }
+        )
+    records = ply_records(st)
+    view["pieces"] = pieces
+    view["captured"] = captured
+    view["history"] = [format_move(frm, to, fight) for _m, _p, frm, to, fight, _h in records]
+    view["last_move"] = None
+    if records:
+        mover, piece, frm, to, fight, _h = records[-1]
+        view["last_move"] = {"seat": mover, "id": piece, "from": square_name(frm), "to": square_name(to), "fight": bool(fight)}
+    view["quiet_moves"] = st.quiet
+    view["ply"] = st.ply
+    if over:
+        view["start_position"] = st.start
+    return view
