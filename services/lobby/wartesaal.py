@@ -67,7 +67,8 @@ def register_wartesaal(lobby: Lobby) -> None:
         account = account_from(request, lobby.settings, lobby.pool)
         lang = pick_language(auth.get("lang") if isinstance(auth, dict) else None)
         if account is None:
-            raise ConnectionRefusedError({"code": "not_logged_in", "message": text("not_logged_in", lang)})
+            # Reaches the client as connect_error: message, then data.
+            raise ConnectionRefusedError(text("not_logged_in", lang), {"code": "not_logged_in"})
         connections[request.sid] = Connection(account.id, account.name, lang)
         SOCKETS.inc()
         lobby.presence.join(account.id, account.name)

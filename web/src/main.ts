@@ -1,0 +1,76 @@
+// The Spielcenter web client: entry page or Wartesaal, a header with account and language.
+import "./style.css";
+import { logout, me } from "./api";
+import { clear, el } from "./dom";
+import { credentialsForm, entryView } from "./entry";
+import { label, lang, setLang, t } from "./i18n";
+import { LANGUAGES, type User } from "./protocol";
+import { Wartesaal } from "./wartesaal";
+
+const app = document.getElementById("app")!;
+const account = el("div", { class: "account", "data-testid": "account" });
+const header = el(
+  "header",
+  {},
+  label(el("h1"), "title"),
+  account,
+  el("nav", { class: "languages" }, ...LANGUAGES.map(languageButton)),
+);
+const view = el("div", { class: "view" });
+const dialog = el("dialog", { class: "card", "data-testid": "register-dialog" });
+app.append(header, view, dialog);
+
+let wartesaal: Wartesaal | null = null;
+
+function languageButton(code: (typeof LANGUAGES)[number]): HTMLButtonElement {
+  const button = el("button", { type: "button", "data-lang": code, "aria-pressed": String(code === lang()) }, code.toUpperCase());
+  button.addEventListener("click", () => {
+    setLang(code);
+    for (const other of document.querySelectorAll<HTMLButtonElement>("nav.languages button")) {
+      other.setAttribute("aria-pressed", String(other.dataset.lang === code));
+    }
+  });
+  return button;
+}
+
+function showAccount(user: User | null): void {
+  clear(account);
+  if (!user) return;
+  const balance = el("span", { class: "balance", "data-testid": "balance" }, `${user.balance.toLocaleString(lang())} `, label(el("span"), "taler"));
+  account.append(el("span", { class: "who", "data-testid": "me" }, user.name), balance);
+  if (user.guest) {
+    const create = label(el("button", { type: "button", "data-testid": "open-register" }), "createAccount");
+    create.addEventListener("click", () => {
+      dialog.replaceChildren(credentialsForm("register", (registered) => { dialog.close(); signedIn(registered); }, () => dialog.close()));
+      dialog.showModal();
+    });
+    account.append(create);
+  }
+  const out = label(el("button", { type: "button", "data-testid": "logout" }), "logout");
+  out.addEventListener("click", async () => {
+    await logout().catch(() => undefined);
+    signedOut();
+  });
+  account.append(out);
+}
+
+function signedIn(user: User): void {
+  // A new session cookie (guest, login, registration): the socket must reconnect to carry it.
+  wartesaal?.close();
+  wartesaal = new Wartesaal(user, showAccount, signedOut);
+  showAccount(user);
+  view.replaceChildren(wartesaal.root);
+}
+
+function signedOut(): void {
+  wartesaal?.close();
+  wartesaal = null;
+  showAccount(null);
+  view.replaceChildren(entryView(signedIn));
+}
+
+me()
+  .then((user) => (user ? signedIn(user) : signedOut()))
+  .catch(() => {
+    view.replaceChildren(el("p", { class: "form-error" }, t("networkError")));
+  });

@@ -1,0 +1,148 @@
+// The Wartesaal: chat on the left, everyone here on the right, live over Socket.IO.
+import { io, type Socket } from "socket.io-client";
+import { clear, el } from "./dom";
+import { label, lang, onLangChange, t } from "./i18n";
+import {
+  CHAT_MAX_LENGTH,
+  type ChatMessage,
+  type ClientToServerEvents,
+  type Player,
+  type ServerToClientEvents,
+  type User,
+} from "./protocol";
+
+type LobbySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const ERROR_SHOWN_MS = 6000;
+
+export class Wartesaal {
+  readonly root: HTMLElement;
+  private readonly socket: LobbySocket;
+  private readonly messages = el("ol", { class: "messages", "data-testid": "messages", "aria-live": "polite" });
+  private readonly players = el("ul", { class: "players", "data-testid": "players" });
+  private readonly notice = el("p", { class: "notice", role: "alert", "data-testid": "chat-error" });
+  private readonly connection = el("p", { class: "connection", "data-testid": "connection" });
+  private playerList: Player[] = [];
+  private playersVersion = -1;
+  private noticeTimer = 0;
+
+  constructor(
+    private user: User,
+    private readonly onUser: (user: User) => void,
+    private readonly onSignedOut: () => void,
+  ) {
+    this.root = el(
+      "main",
+      { class: "wartesaal" },
+      el("section", { class: "card chat" }, label(el("h2"), "chat"), this.messages, this.notice, this.chatForm()),
+      el("aside", { class: "card here" }, label(el("h2"), "here"), this.players),
+    );
+    this.root.prepend(this.connection);
+    label(this.connection, "connecting");
+    // The cookie authenticates the socket; ``auth`` only carries the language, read at every (re)connect.
+    this.socket = io({ auth: (send) => send({ lang: lang() }) });
+    this.listen();
+    onLangChange(() => {
+      if (this.socket.connected) this.socket.emit("lang:set", { lang: lang() });
+      this.renderPlayers();
+    });
+  }
+
+  close(): void {
+    this.socket.removeAllListeners();
+    this.socket.disconnect();
+  }
+
+  private chatForm(): HTMLFormElement {
+    const input = el("input", {
+      name: "text",
+      maxlength: String(CHAT_MAX_LENGTH),
+      autocomplete: "off",
+      "data-testid": "chat-input",
+    });
+    label(input, "chatPlaceholder", "placeholder");
+    const counter = el("span", { class: "counter" }, `0/${CHAT_MAX_LENGTH}`);
+    input.addEventListener("input", () => (counter.textContent = `${input.value.length}/${CHAT_MAX_LENGTH}`));
+    const form = el(
+      "form",
+      { class: "say" },
+      input,
+      counter,
+      label(el("button", { type: "submit", class: "primary", "data-testid": "chat-send" }), "send"),
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = input.value.trim();
+      if (!text) return;
+      this.socket.emit("chat:send", { text });
+      input.value = "";
+      counter.textContent = `0/${CHAT_MAX_LENGTH}`;
+    });
+    return form;
+  }
+
+  private listen(): void {
+    this.socket.on("connect", () => clear(this.connection));
+    this.socket.on("disconnect", () => label(this.connection, "disconnected"));
+    this.socket.on("connect_error", (error) => {
+      // Refused (no valid session any more): back to the entry page.
+      if ((error as Error & { data?: { code?: string } }).data?.code === "not_logged_in") {
+        this.close();
+        this.onSignedOut();
+      }
+    });
+    this.socket.on("welcome", ({ user, history }) => {
+      this.user = user;
+      this.onUser(user);
+      clear(this.messages);
+      if (history.length === 0) this.messages.append(label(el("li", { class: "empty" }), "chatEmpty"));
+      for (const message of history) this.addMessage(message);
+    });
+    this.socket.on("chat:message", ({ message }) => this.addMessage(message));
+    this.socket.on("players", ({ version, players }) => {
+      // Snapshots come from several lobby processes; an older one may arrive late.
+      if (version < this.playersVersion) return;
+      this.playersVersion = version;
+      this.playerList = players;
+      this.renderPlayers();
+    });
+    this.socket.on("error", ({ message }) => this.showNotice(message));
+  }
+
+  private addMessage(message: ChatMessage): void {
+    this.messages.querySelector("li.empty")?.remove();
+    const time = new Date(message.ts).toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit" });
+    const mine = message.user_id === this.user.id;
+    this.messages.append(
+      el(
+        "li",
+        { class: mine ? "mine" : undefined, "data-testid": "message" },
+        el("time", { datetime: message.ts }, time),
+        el("strong", {}, message.name),
+        el("span", { class: "text" }, message.text),
+      ),
+    );
+    this.messages.scrollTop = this.messages.scrollHeight;
+  }
+
+  private renderPlayers(): void {
+    clear(this.players);
+    for (const player of this.playerList) {
+      const me = player.user_id === this.user.id;
+      this.players.append(
+        el(
+          "li",
+          { "data-testid": "player", class: me ? "me" : undefined },
+          el("span", { class: "name" }, player.name, me ? el("small", {}, ` (${t("you")})`) : null),
+          el("span", { class: `status ${player.status}` }, t(player.status === "frei" ? "statusFree" : "statusPlaying")),
+        ),
+      );
+    }
+  }
+
+  private showNotice(message: string): void {
+    this.notice.textContent = message;
+    window.clearTimeout(this.noticeTimer);
+    this.noticeTimer = window.setTimeout(() => (this.notice.textContent = ""), ERROR_SHOWN_MS);
+  }
+}
