@@ -157,3 +157,45 @@ def endangered(board: dict, side: int) -> set:
                 if dest is None:
                     result.add(c)
     return result
+
+
+def position_text(board: dict, side: int, out: tuple[int, int] = (0, 0), plies: int = 0) -> str:
+    """The engine's documented position format, written from the board dict."""
+    rows = []
+    for row in range(9, 0, -1):
+        text = ""
+        empty = 0
+        for diag in range(1, 10):
+            cell = (row, diag)
+            if not on_board(cell):
+                continue
+            if cell not in board:
+                empty += 1
+                continue
+            if empty:
+                text += str(empty)
+                empty = 0
+            text += "w" if board[cell] == 0 else "b"
+        if empty:
+            text += str(empty)
+        rows.append(text)
+    return "/".join(rows) + f" {'wb'[side]} {out[0]} {out[1]} {plies}"
+
+
+def board_from(white: str, black: str) -> dict:
+    """``board_from("A1 A2", "B2")`` → board dict."""
+    board = {}
+    for text in white.split():
+        board[parse_cell(text)] = 0
+    for text in black.split():
+        board[parse_cell(text)] = 1
+    return board
+
+
+def board_from_view(view: dict) -> dict:
+    return board_from(" ".join(view["marbles"]["white"]), " ".join(view["marbles"]["black"]))
+
+
+def moves_as_names(moves: list) -> list:
+    """Reference moves list → [[from, to_or_None], ...] with cell names, sorted."""
+    return sorted([name(a), name(b) if b is not None else None] for a, b in moves)

@@ -2,7 +2,9 @@
 
 The generator (:mod:`.movegen`) decides *what* is legal; this module explains a
 refusal for a readable move that the generator did not produce, checking the rules
-in the order a player thinks of them.
+in the order a player thinks of them.  A move that would carry an own marble off
+the board cannot even be written (its target is no cell, see :mod:`.notation`) and
+has no move id, so it never reaches this module.
 """
 
 from __future__ import annotations
@@ -29,10 +31,6 @@ def refuse(own: int, enemy: int, group: tuple[int, ...], direction: int) -> Ille
     if not inline:
         for cell in group:
             target = cell + shift
-            if target not in NAME:
-                return IllegalMove(
-                    "off_board", "Eine eigene Kugel würde das Brett verlassen", "An own marble would leave the board"
-                )
             if (own | enemy) & (1 << target):
                 return IllegalMove(
                     "broadside_blocked",
@@ -42,10 +40,6 @@ def refuse(own: int, enemy: int, group: tuple[int, ...], direction: int) -> Ille
         return IllegalMove("illegal", "Dieser Zug ist nicht erlaubt", "This move is not allowed")
     lead = next(c for c in group if c + shift not in members)
     target = lead + shift
-    if target not in NAME:
-        return IllegalMove(
-            "off_board", "Eine eigene Kugel würde das Brett verlassen", "An own marble would leave the board"
-        )
     if own & (1 << target):
         return IllegalMove(
             "own_blocks",
