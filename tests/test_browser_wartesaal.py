@@ -1,0 +1,109 @@
+"""Two real Chromium contexts in the Wartesaal: enter as guests, see each other, chat safely."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.lobby_fixtures import lobby  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+WEB_DIST = Path(__file__).resolve().parent.parent / "web" / "dist" / "index.html"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+# Where the screenshots go (look at them after a UI change); a temp dir unless set.
+SCREENSHOT_DIR_ENV = "SCREENSHOT_DIR"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not WEB_DIST.is_file():
+        pytest.fail("web/dist is missing: build the client first (cd web && npm ci && npm run build)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def enter_as_guest(browser, url: str, **context_args):  # noqa: ANN001, ANN201
+    context = browser.new_context(**context_args)
+    page = context.new_page()
+    page.goto(url)
+    page.get_by_test_id("guest").click()
+    page.get_by_test_id("me").wait_for()
+    return context, page
+
+
+def test_two_guests_see_each_other_and_chat_as_text(browser, lobby, tmp_path):  # noqa: F811
+    ctx_a, anna = enter_as_guest(browser, lobby.url)
+    ctx_b, bert = enter_as_guest(browser, lobby.url)
+    try:
+        anna_name, bert_name = anna.get_by_test_id("me").inner_text(), bert.get_by_test_id("me").inner_text()
+        assert anna_name.startswith("Gast-") and bert_name.startswith("Gast-") and anna_name != bert_name
+        assert "1.000" in anna.get_by_test_id("balance").inner_text()  # German number format
+
+        # Each sees both in the list on the right.
+        for page in (anna, bert):
+            players = page.get_by_test_id("players")
+            players.get_by_text(anna_name).wait_for()
+            players.get_by_text(bert_name).wait_for()
+
+        # A <script> message arrives as text, not markup.
+        evil = "<script>window.__pwned = true</script><b>fett</b>"
+        anna.get_by_test_id("chat-input").fill(evil)
+        anna.get_by_test_id("chat-send").click()
+        message = bert.get_by_test_id("message").filter(has_text="window.__pwned").last
+        message.wait_for()
+        assert evil in message.inner_text()
+        assert bert.get_by_test_id("messages").locator("script, b").count() == 0
+        assert bert.evaluate("window.__pwned === undefined")
+
+        bert.get_by_test_id("chat-input").fill("Hallo Anna!")
+        bert.get_by_test_id("chat-input").press("Enter")
+        anna.get_by_test_id("message").filter(has_text="Hallo Anna!").wait_for()
+
+        shots = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
+        shots.mkdir(parents=True, exist_ok=True)
+        anna.screenshot(path=str(shots / "wartesaal-desktop.png"))
+
+        # Language switch: English texts at once, kept for the next visit on this device.
+        anna.locator("nav.languages button[data-lang=en]").click()
+        assert anna.get_by_test_id("chat-send").inner_text() == "Send"
+        anna.reload()
+        anna.get_by_test_id("chat-send").wait_for()
+        assert anna.get_by_test_id("chat-send").inner_text() == "Send"
+        anna.get_by_test_id("players").get_by_text(bert_name).wait_for()  # still signed in after reload
+
+        # Bert leaves: gone from Anna's list.
+        ctx_b.close()
+        anna.get_by_test_id("players").get_by_text(bert_name).wait_for(state="detached")
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_phone_held_sideways_shows_chat_and_list_side_by_side(browser, lobby, tmp_path):  # noqa: F811
+    context, page = enter_as_guest(
+        browser, lobby.url, viewport={"width": 844, "height": 390}, is_mobile=True, has_touch=True
+    )
+    try:
+        page.get_by_test_id("players").locator("li").first.wait_for()
+        chat = page.get_by_test_id("chat-input").bounding_box()
+        players = page.get_by_test_id("players").bounding_box()
+        assert chat and players
+        assert players["x"] > chat["x"] + chat["width"] - 1, "the list should stand right of the chat"
+        # Nothing sticks out sideways, and the chat input is on screen without scrolling.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 844
+        assert chat["y"] + chat["height"] <= 390
+        shots = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / "wartesaal-phone-landscape.png"))
+    finally:
+        context.close()
