@@ -34,9 +34,6 @@ def check_play_move(st: State, frm: int, to: int) -> int:
         raise _illegal("immovable", "Minen und die Fahne ziehen nie", "Mines and the flag never move")
     if to in LAKES:
         raise _illegal("lake", "Ein See darf nicht betreten werden", "A lake cannot be entered")
-    target = st.board[to]
-    if target and (target - 1) // 40 == side:
-        raise _illegal("own_piece", "Das Feld ist von einer eigenen Figur besetzt", "The square holds one of your own pieces")
     same_file, same_rank = frm % 10 == to % 10, frm // 10 == to // 10
     if frm == to or not (same_file or same_rank):
         raise _illegal(
@@ -44,6 +41,9 @@ def check_play_move(st: State, frm: int, to: int) -> int:
             "Figuren ziehen waagerecht oder senkrecht, nie diagonal",
             "Pieces move horizontally or vertically, never diagonally",
         )
+    target = st.board[to]
+    if target and (target - 1) // 40 == side:
+        raise _illegal("own_piece", "Das Feld ist von einer eigenen Figur besetzt", "The square holds one of your own pieces")
     step = 1 if same_rank else 10
     if to < frm:
         step = -step
