@@ -10,6 +10,7 @@ variables read here.
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import dataclass
 
 
@@ -29,6 +30,13 @@ class Settings:
     game_url: str  # where the lobby/browser reach the game service
     log_level: str
     db_pool_max: int
+    bind_host: str  # interface the HTTP services listen on (0.0.0.0 inside containers)
+    session_max_age: int  # seconds a signed session token (shared/auth_token.py) stays valid
+    event_consumer_name: str  # this process's name in Redis stream consumer groups
+    event_claim_idle_ms: int  # stream entries pending this long on a dead consumer are taken over
+    ai_worker_concurrency: int  # prefork children of the Celery worker that `make run` starts
+    presence_ttl_seconds: float  # a lobby process silent this long is taken for dead; its users leave the list
+    cookie_secure: bool  # send the session cookie only over HTTPS (true behind TLS in production)
 
 
 def load() -> Settings:
@@ -46,4 +54,11 @@ def load() -> Settings:
         game_url=os.environ.get("GAME_URL", f"http://localhost:{game_port}"),
         log_level=os.environ.get("LOG_LEVEL", "INFO"),
         db_pool_max=_int("DB_POOL_MAX", 10),
+        bind_host=os.environ.get("BIND_HOST", "127.0.0.1"),
+        session_max_age=_int("SESSION_MAX_AGE", 14 * 24 * 3600),
+        event_consumer_name=os.environ.get("EVENT_CONSUMER_NAME", f"{socket.gethostname()}-{os.getpid()}"),
+        event_claim_idle_ms=_int("EVENT_CLAIM_IDLE_MS", 60_000),
+        ai_worker_concurrency=_int("AI_WORKER_CONCURRENCY", max(1, (os.cpu_count() or 1))),
+        presence_ttl_seconds=float(os.environ.get("PRESENCE_TTL_SECONDS", 30)),
+        cookie_secure=os.environ.get("COOKIE_SECURE", "false").lower() in ("1", "true", "yes"),
     )

@@ -173,3 +173,82 @@ class CeleryWorker:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class SocketProbe:
+    """A real python-socketio client that records every event it receives.
+
+    ``SocketProbe(url, token, path="game/socket.io").connect()``, then
+    ``probe.emit("ping_worker", {...})`` and ``probe.wait_for("pong_worker")``.
+    """
+
+    def __init__(self, url: str, token: str | None, path: str = "socket.io", lang: str = "de",
+                 headers: dict[str, str] | None = None) -> None:
+        import queue
+
+        import socketio
+
+        self.url = url
+        self.path = path
+        self.auth = {"token": token, "lang": lang} if token is not None else None
+        self.headers = headers or {}
+        self.events: queue.Queue = queue.Queue()
+        self.client = socketio.Client(reconnection=False)
+        self.client.on("*", lambda event, *args: self.events.put((event, args[0] if len(args) == 1 else args)))
+
+    def connect(self, timeout: float = 10) -> SocketProbe:
+        self.client.connect(self.url, socketio_path=self.path, auth=self.auth, headers=self.headers,
+                            transports=["websocket"], wait_timeout=timeout)
+        return self
+
+    def emit(self, event: str, data: object) -> None:
+        """Emit ``data`` as the event's single argument."""
+        self.client.emit(event, (data,))
+
+    def emit_raw(self, event: str, *args: object) -> None:
+        """Emit with exactly ``args`` as the event's arguments (none, one, or several)."""
+        self.client.emit(event, tuple(args))
+
+    def wait_for(self, event: str, timeout: float = 10, where=lambda data: True) -> object:  # noqa: ANN001
+        """The data of the next ``event`` matching ``where``; events before it are dropped."""
+        import queue
+
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no {event!r} within {timeout} s")
+            try:
+                name, data = self.events.get(timeout=remaining)
+            except queue.Empty as exc:
+                raise TimeoutError(f"no {event!r} within {timeout} s") from exc
+            if name == event and where(data):
+                return data
+
+    def drain(self, quiet: float = 0.5) -> list[tuple[str, object]]:
+        """Every event that arrives until none came for ``quiet`` seconds."""
+        import queue
+
+        got = []
+        while True:
+            try:
+                got.append(self.events.get(timeout=quiet))
+            except queue.Empty:
+                return got
+
+    @property
+    def connected(self) -> bool:
+        return self.client.connected
+
+    def close(self) -> None:
+        """Disconnect without waiting: websocket-client lingers up to 3 s for the close frame."""
+        if self.client.connected:
+            import threading
+
+            threading.Thread(target=self.client.disconnect, daemon=True).start()
+
+    def __enter__(self) -> SocketProbe:
+        return self.connect()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

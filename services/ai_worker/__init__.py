@@ -1,0 +1,1 @@
+"""The Celery worker: AI moves and hints (queue ``interactive``) and reviews (queue ``batch``)."""

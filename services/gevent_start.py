@@ -1,0 +1,52 @@
+"""What every gevent service does between monkey patching and serving.
+
+Each service's ``__main__`` patches first, then calls ``assert_cooperative_db()``,
+builds its app, calls ``migrate_at_start`` and ``freeze_heap`` and serves with
+``serve``.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+
+from gevent.pywsgi import WSGIServer
+
+from shared import db
+
+
+def assert_cooperative_db() -> None:
+    """Fail fast if psycopg was imported before gevent patched ``select``.
+
+    psycopg picks its wait function at import time; the C one blocks the whole hub,
+    which shows up only under load as frozen sockets (stack-pitfalls.md §2).
+    """
+    import psycopg.waiting
+    from gevent import monkey
+
+    if not monkey.is_module_patched("select"):
+        raise RuntimeError("gevent monkey patching must run before any other import")
+    if psycopg.waiting.wait is getattr(psycopg.waiting, "wait_c", None):
+        raise RuntimeError("psycopg was imported before gevent patched select; its waits would block the hub")
+
+
+def migrate_at_start(database_url: str, log: logging.Logger) -> None:
+    """Apply pending migrations; the advisory lock in ``shared.db`` serialises concurrent starts."""
+    applied = db.migrate(database_url)
+    if applied:
+        log.info("migrations applied", extra={"fields": {"applied": applied}})
+
+
+def freeze_heap() -> None:
+    """Move everything allocated at start-up out of the GC's reach.
+
+    The imported modules and app objects live forever; freezing them keeps full
+    collections short and, in forked workers, avoids copy-on-write of those pages.
+    """
+    gc.collect()
+    gc.freeze()
+
+
+def serve(app: object, host: str, port: int) -> None:
+    """Serve a WSGI app with gevent until the process is told to stop."""
+    WSGIServer((host, port), app, log=None, error_log=logging.getLogger("wsgi")).serve_forever()
