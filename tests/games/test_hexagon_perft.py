@@ -1,0 +1,120 @@
+"""Battlehexagon perft: engine (numba and Python paths) against the plain reference."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from shared.games import get_game
+from tests.games import reference_hexagon as ref
+
+GAME = get_game("hexagon")
+ROOT = Path(__file__).resolve().parents[2]
+
+# Depth-5 counts from the start of every fixed map, as the engine reports them; the
+# depths 1-4 are checked against the reference below, depth 5 pins the fast path.
+DEPTH5 = {
+    "klassisch": 16906239,
+    "dreiloch": 15838161,
+    "krater": 14635842,
+    "burggraben": 6241323,
+    "saeulen": 8407755,
+}
+
+
+@pytest.mark.parametrize(
+    ("map_name", "depth"),
+    [("klassisch", 4), ("dreiloch", 4), ("krater", 3), ("burggraben", 3), ("saeulen", 3)],
+)
+@pytest.mark.parametrize("end_rule", ["auffuellen", "aussetzen"])
+def test_start_perft_matches_reference(map_name: str, depth: int, end_rule: str) -> None:
+    if end_rule == "aussetzen" and depth == 4:
+        depth = 3  # the same tree near the start; keep the suite quick
+    state = GAME.new_game({"map": map_name, "end_rule": end_rule}, 1)
+    reference = ref.new_state(ref.MAP_HOLES[map_name], end_rule)
+    for d in range(1, depth + 1):
+        assert GAME.perft(state, d) == ref.perft(reference, d), (map_name, d)
+
+
+@pytest.mark.parametrize("map_seed", [3, 11, 2026])
+def test_zufall_perft_matches_reference(map_seed: int) -> None:
+    state = GAME.new_game({"map": "zufall", "map_seed": map_seed}, 0)
+    reference = ref.new_state(set(GAME.view(state, None)["holes"]))
+    for d in (1, 2, 3):
+        assert GAME.perft(state, d) == ref.perft(reference, d)
+
+
+@pytest.mark.parametrize("map_name", sorted(DEPTH5))
+def test_depth5_counts(map_name: str) -> None:
+    assert GAME.perft(GAME.new_game({"map": map_name}, 1), 5) == DEPTH5[map_name]
+
+
+def _walk(seed: int, options: dict, plies: int):
+    """Engine state and reference state after the same random moves."""
+    rng = random.Random(seed)
+    state = GAME.new_game(options, seed)
+    reference = ref.new_state(set(GAME.view(state, None)["holes"]), options.get("end_rule", "auffuellen"))
+    for _ in range(plies):
+        moves = ref.legal_moves(reference)
+        if not moves:
+            break
+        move = rng.choice(sorted(moves, key=ref.move_text))
+        state = GAME.apply(state, ref.move_text(move))
+        reference = ref.apply(reference, move)
+    return state, reference
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_midgame_perft_matches_reference(seed: int) -> None:
+    options = {
+        "map": ["klassisch", "dreiloch", "burggraben"][seed % 3],
+        "end_rule": ["auffuellen", "aussetzen"][seed % 2],
+    }
+    state, reference = _walk(seed, options, 20 + 7 * seed)
+    for d in (1, 2, 3):
+        assert GAME.perft(state, d) == ref.perft(reference, d)
+
+
+def test_perft_near_fifty_move_rule_and_repetition_matches_reference() -> None:
+    # Jump back and forth so the clock runs and positions repeat; the Python path
+    # (draw rules) must agree with the reference which keeps every position.
+    state = GAME.new_game({}, 0)
+    reference = ref.new_state(set())
+    for text in ["e1-e3", "e9-e7", "e3-e1", "e7-e9", "e1-e3", "e9-e7", "e3-e1"]:
+        state = GAME.apply(state, text)
+        reference = ref.apply(reference, next(m for m in ref.legal_moves(reference) if ref.move_text(m) == text))
+    assert GAME.outcome(GAME.apply(state, "e7-e9")).reason == "wiederholung"
+    for d in (1, 2, 3, 4):
+        assert GAME.perft(state, d) == ref.perft(reference, d)
+    near = GAME.from_position("p3r/6/7/8/r7p/8/7/6/p3r r 98")
+    reference_near = dict(ref.new_state(set()), clock=98)
+    for d in (1, 2, 3):
+        assert GAME.perft(near, d) == ref.perft(reference_near, d)
+    assert GAME.perft(near, 3) < GAME.perft(GAME.new_game({}, 0), 3)
+
+
+def test_cli_perft_dreiloch_depth5_fast() -> None:
+    subprocess.run(  # first run may compile / fill the numba cache
+        [sys.executable, "-m", "shared.games", "perft", "hexagon", "--map", "dreiloch", "--depth", "2"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "shared.games", "perft", "hexagon", "--map", "dreiloch", "--depth", "5"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    elapsed = time.perf_counter() - started
+    assert done.stdout.split("\n")[4] == "5 15838161"
+    assert elapsed < 6  # target 2 s on an idle core; slack for a loaded shared machine
