@@ -34,7 +34,11 @@ def from_engine_json(data: dict) -> dict:
         "stables": [data["hands"][0][6], data["hands"][1][6]],
         "deck": [ORDER[c] for c in reversed(data["deck"])],  # next card first
         "zinn": {},
-        "rats": {3: list(reversed(data["rats_piles"][0])), 4: list(reversed(data["rats_piles"][1])), 5: list(reversed(data["rats_piles"][2]))},
+        "rats": {
+            3: list(reversed(data["rats_piles"][0])),
+            4: list(reversed(data["rats_piles"][1])),
+            5: list(reversed(data["rats_piles"][2])),
+        },
         "zinn_won": [list(data["zinn_won"][0]), list(data["zinn_won"][1])],
         "rats_won": [list(data["rats_won"][0]), list(data["rats_won"][1])],
         "turn": data["turn"],
