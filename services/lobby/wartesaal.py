@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from flask import request
 from flask_socketio import emit
 from prometheus_client import Counter, Gauge
+from socketio.exceptions import ConnectionRefusedError  # not the builtin OSError of that name
 
 from services.lobby.session import account_from
 from shared import chat, ledger
@@ -64,20 +65,20 @@ def register_wartesaal(lobby: Lobby) -> None:
 
     @socketio.on("connect")
     def on_connect(auth: object = None) -> None:
-        account = account_from(request, lobby.settings, lobby.pool)
         lang = pick_language(auth.get("lang") if isinstance(auth, dict) else None)
+        try:
+            account = account_from(request, lobby.settings, lobby.pool)
+        except Exception:
+            # Fail closed: the default error handler would otherwise let the socket in.
+            lobby.log.exception("session check failed")
+            account = None
         if account is None:
             # Reaches the client as connect_error: message, then data.
             raise ConnectionRefusedError(text("not_logged_in", lang), {"code": "not_logged_in"})
         connections[request.sid] = Connection(account.id, account.name, lang)
         SOCKETS.inc()
         lobby.presence.join(account.id, account.name)
-        user = {
-            "id": account.id,
-            "name": account.name,
-            "guest": account.guest,
-            "balance": ledger.balance(lobby.pool, account.id),
-        }
+        user = {"id": account.id, "name": account.name, "guest": account.guest, "balance": ledger.balance(lobby.pool, account.id)}
         emit("welcome", {"user": user, "history": chat.history(lobby.pool)})
         lobby.broadcast_players()
         event(lobby.log, "wartesaal join", user_id=account.id, sid=request.sid)

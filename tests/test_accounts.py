@@ -1,0 +1,188 @@
+"""Accounts against a real lobby, PostgreSQL and Redis: guests, registration, login, ledger."""
+
+from __future__ import annotations
+
+import uuid
+
+import psycopg
+import pytest
+import requests
+
+from tests.lobby_fixtures import SESSION_COOKIE, WartesaalClient, guest, lobby  # noqa: F401
+
+
+def unique_name(prefix: str = "Spieler") -> str:
+    return f"{prefix}{uuid.uuid4().hex[:8]}"
+
+
+def post(session: requests.Session, url: str, **body: object) -> requests.Response:
+    return session.post(url, json=body, timeout=10)
+
+
+def ledger_rows(infra, user_id: int) -> list[tuple]:  # noqa: ANN001
+    with psycopg.connect(infra.database_url) as conn:
+        return conn.execute(
+            "SELECT amount, reason FROM taler_ledger WHERE user_id = %s ORDER BY id", (user_id,)
+        ).fetchall()
+
+
+def test_guest_gets_a_unique_gast_name_an_httponly_cookie_and_1000_taler(lobby, infra):  # noqa: F811
+    first, second = guest(lobby.url), guest(lobby.url)
+    assert first.user["name"].startswith("Gast-") and first.user["name"][5:].isdigit()
+    assert first.user["name"] != second.user["name"]
+    assert first.user["guest"] is True and first.user["balance"] == 1000
+    assert ledger_rows(infra, first.user["id"]) == [(1000, "start")]
+    raw = requests.post(f"{lobby.url}/api/guest", timeout=10).headers["Set-Cookie"]
+    assert raw.startswith(f"{SESSION_COOKIE}=") and "HttpOnly" in raw and "SameSite=Lax" in raw
+    assert first.get(f"{lobby.url}/api/me", timeout=10).json()["user"]["id"] == first.user["id"]
+
+
+def test_guest_who_registers_keeps_id_and_ledger(lobby, infra):  # noqa: F811
+    session = guest(lobby.url)
+    guest_id = session.user["id"]
+    name = unique_name("Jörg_")
+    response = post(session, f"{lobby.url}/api/register", name=name, password="geheim1234")
+    assert response.status_code == 200, response.text
+    user = response.json()["user"]
+    assert user == {"id": guest_id, "name": name, "guest": False, "balance": 1000}
+    assert ledger_rows(infra, guest_id) == [(1000, "start")]  # no second start capital
+    with psycopg.connect(infra.database_url) as conn:
+        stored = conn.execute("SELECT password_hash FROM users WHERE id = %s", (guest_id,)).fetchone()[0]
+    assert stored.startswith("$argon2id$") and "geheim1234" not in stored
+
+    # Registering again from a registered session is refused.
+    again = post(session, f"{lobby.url}/api/register", name=unique_name(), password="geheim1234")
+    assert again.status_code == 409 and again.json()["error"]["code"] == "already_registered"
+
+
+def test_register_without_guest_session_creates_account(lobby, infra):  # noqa: F811
+    response = post(requests.Session(), f"{lobby.url}/api/register", name=unique_name(), password="geheim1234")
+    assert response.status_code == 201
+    assert ledger_rows(infra, response.json()["user"]["id"]) == [(1000, "start")]
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "german", "english"),
+    [
+        ("ab", "name_too_short", "mindestens 3 Zeichen", "at least 3 characters"),
+        ("a" * 21, "name_too_long", "höchstens 20 Zeichen", "at most 20 characters"),
+        ("Hans Wurst", "name_bad_characters", "Buchstaben (auch Umlaute), Ziffern", "letters (umlauts too), digits"),
+        ("Hans!", "name_bad_characters", "nur Buchstaben", "only letters"),
+        ("gast-12", "name_reserved", "für Gäste reserviert", "reserved for guests"),
+    ],
+)
+def test_name_rules_have_clear_messages_in_both_languages(lobby, name, code, german, english):  # noqa: F811
+    for lang, expected in (("de", german), ("en", english)):
+        response = requests.post(
+            f"{lobby.url}/api/register", json={"name": name, "password": "geheim1234"}, headers={"X-Lang": lang}
+        )
+        assert response.status_code == 400
+        error = response.json()["error"]
+        assert error["code"] == code and expected in error["message"], error
+
+
+def test_names_are_unique_regardless_of_case_and_umlauts_are_letters(lobby):  # noqa: F811
+    base = f"Ärger{uuid.uuid4().hex[:6]}"
+    assert post(requests.Session(), f"{lobby.url}/api/register", name=base, password="geheim1234").status_code == 201
+    taken = post(requests.Session(), f"{lobby.url}/api/register", name=base.upper(), password="geheim1234")
+    assert taken.status_code == 409
+    assert taken.json()["error"] == {
+        "code": "name_taken",
+        "message": f"Der Name „{base.upper()}“ ist schon vergeben (Groß-/Kleinschreibung zählt nicht).",
+    }
+    lower = post(requests.Session(), f"{lobby.url}/api/register", name=base.lower(), password="geheim1234")
+    assert lower.status_code == 409
+
+
+def test_short_password_refused(lobby):  # noqa: F811
+    response = post(requests.Session(), f"{lobby.url}/api/register", name=unique_name(), password="kurz")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "password_too_short"
+
+
+def test_login_logout_and_wrong_password(lobby):  # noqa: F811
+    name = unique_name()
+    registered = post(requests.Session(), f"{lobby.url}/api/register", name=name, password="richtig123")
+    user_id = registered.json()["user"]["id"]
+
+    session = requests.Session()
+    wrong = post(session, f"{lobby.url}/api/login", name=name, password="falsch1234")
+    assert wrong.status_code == 401
+    assert wrong.json()["error"] == {"code": "login_failed", "message": "Name oder Passwort ist falsch."}
+    assert SESSION_COOKIE not in session.cookies
+
+    ok = post(session, f"{lobby.url}/api/login", name=name.upper(), password="richtig123")  # any case
+    assert ok.status_code == 200 and ok.json()["user"]["id"] == user_id
+    assert session.get(f"{lobby.url}/api/me", timeout=10).json()["user"]["name"] == name
+    socket = WartesaalClient(lobby.url, session)
+    try:
+        assert socket.wait_for("welcome")["user"]["id"] == user_id
+    finally:
+        socket.close()
+
+    assert post(session, f"{lobby.url}/api/logout").status_code == 200
+    me = session.get(f"{lobby.url}/api/me", timeout=10)
+    assert me.status_code == 401 and me.json()["error"]["code"] == "not_logged_in"
+
+
+def test_unknown_name_and_guest_names_cannot_log_in(lobby):  # noqa: F811
+    session = guest(lobby.url)
+    assert post(requests.Session(), f"{lobby.url}/api/login", name=unique_name(), password="x" * 10).status_code == 401
+    # A guest has no password: its name is not a login.
+    name = session.user["name"]
+    assert post(requests.Session(), f"{lobby.url}/api/login", name=name, password="").status_code == 401
+
+
+def test_repeated_failed_logins_are_throttled_even_with_the_right_password(lobby):  # noqa: F811
+    name = unique_name()
+    post(requests.Session(), f"{lobby.url}/api/register", name=name, password="richtig123")
+    session = requests.Session()
+    for _ in range(5):
+        assert post(session, f"{lobby.url}/api/login", name=name, password="falsch1234").status_code == 401
+    blocked = session.post(
+        f"{lobby.url}/api/login", json={"name": name, "password": "richtig123"}, headers={"X-Lang": "en"}
+    )
+    assert blocked.status_code == 429
+    error = blocked.json()["error"]
+    assert error["code"] == "login_throttled" and "Too many failed attempts" in error["message"]
+    # Another name from the same address is not blocked by this name's counter.
+    other = unique_name()
+    post(requests.Session(), f"{lobby.url}/api/register", name=other, password="richtig123")
+    assert post(session, f"{lobby.url}/api/login", name=other, password="richtig123").status_code == 200
+
+
+def test_unauthenticated_socket_is_refused(lobby):  # noqa: F811
+    import socketio
+
+    client = socketio.Client(reconnection=False)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        client.connect(lobby.url, transports=["websocket"], wait_timeout=5)
+    forged = socketio.Client(reconnection=False)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        forged.connect(
+            lobby.url, headers={"Cookie": f"{SESSION_COOKIE}=eyJ1aWQiOjF9.forged.sig"}, transports=["websocket"],
+            wait_timeout=5,
+        )
+
+
+def test_ledger_rows_cannot_be_rewritten(lobby, infra):  # noqa: F811
+    user_id = guest(lobby.url).user["id"]
+    with psycopg.connect(infra.database_url) as conn:
+        with pytest.raises(psycopg.errors.RaiseException):
+            conn.execute("UPDATE taler_ledger SET amount = 5000 WHERE user_id = %s", (user_id,))
+    with psycopg.connect(infra.database_url) as conn:
+        with pytest.raises(psycopg.errors.RaiseException):
+            conn.execute("DELETE FROM taler_ledger WHERE user_id = %s", (user_id,))
+    assert ledger_rows(infra, user_id) == [(1000, "start")]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"{not json", b"[1, 2]", b'"text"', b'{"name": 5, "password": "x"}', b'{"name": "abc"}', b""],
+)
+def test_bad_json_bodies_get_400_with_a_message(lobby, body):  # noqa: F811
+    response = requests.post(
+        f"{lobby.url}/api/login", data=body, headers={"Content-Type": "application/json"}, timeout=10
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] in {"bad_json", "wrong_type", "missing_field"} and error["message"]
