@@ -18,6 +18,7 @@ collide with Socket.IO's own ``flask-socketio`` channel or with Celery's keys):
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -57,17 +58,20 @@ class Subscription:
 
     def get(self, timeout: float = 1.0) -> tuple[str, dict[str, Any]] | None:
         """The next message as ``(channel, payload)``, or None after ``timeout`` seconds."""
-        message = self._pubsub.get_message(timeout=timeout)
-        if message is None or message["type"] not in ("message", "pmessage"):
-            return None
-        name = message["channel"]
-        data = message["data"]
-        if isinstance(name, bytes):
-            name = name.decode()
-        try:
-            return name, json.loads(data)
-        except (TypeError, ValueError):
-            return None  # not ours: someone published non-JSON on a live channel
+        deadline = time.monotonic() + timeout
+        while (remaining := deadline - time.monotonic()) > 0:
+            # Subscribe confirmations and non-JSON noise also come back as None/skipped here.
+            message = self._pubsub.get_message(timeout=remaining)
+            if message is None or message["type"] not in ("message", "pmessage"):
+                continue
+            name = message["channel"]
+            if isinstance(name, bytes):
+                name = name.decode()
+            try:
+                return name, json.loads(message["data"])
+            except (TypeError, ValueError):
+                continue  # someone published non-JSON on a live channel: not ours
+        return None
 
     def messages(self, timeout: float = 1.0) -> Iterator[tuple[str, dict[str, Any]]]:
         """Every message as it arrives (runs until the subscription is closed)."""

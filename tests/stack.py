@@ -20,7 +20,7 @@ from pathlib import Path
 
 import requests
 
-from services.embedded import free_port, start_postgres, start_redis
+from services.embedded import EmbeddedRedis, free_port, start_postgres, start_redis
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,6 +30,7 @@ class Infra:
     database_url: str
     redis_url: str
     _stoppers: list = field(default_factory=list)
+    redis_server: EmbeddedRedis | None = None  # None when REDIS_URL came from the environment
 
     def env(self, **extra: str) -> dict[str, str]:
         """The environment a service process needs, plus ``extra``."""
@@ -48,6 +49,12 @@ class Infra:
         for stop in reversed(self._stoppers):
             stop()
 
+    def stop_redis(self) -> None:
+        """Take Redis away (the outage a health check must notice); only for embedded Redis."""
+        if self.redis_server is None:
+            raise RuntimeError("Redis is not embedded here; refusing to stop a server this test did not start")
+        self.redis_server.stop()
+
 
 def start_infra(tmp: Path) -> Infra:
     from shared.db import migrate
@@ -59,12 +66,13 @@ def start_infra(tmp: Path) -> Infra:
         pg = start_postgres(tmp / "pg")
         stoppers.append(pg.stop)
         database_url = pg.url
+    redis = None
     if not redis_url:
         redis = start_redis(tmp / "redis")
         stoppers.append(redis.stop)
         redis_url = redis.url
     migrate(database_url)
-    return Infra(database_url, redis_url, stoppers)
+    return Infra(database_url, redis_url, stoppers, redis)
 
 
 class ServiceProcess:

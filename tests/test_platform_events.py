@@ -1,0 +1,144 @@
+"""Events that must not be lost: outbox → relay → Redis stream → rating consumer, exactly once.
+
+Real parts only: the game service relays the outbox, the rating service consumes the
+stream, and the tests kill the consumer with SIGKILL at the worst moment.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable
+
+import psycopg
+import pytest
+import redis
+from psycopg.rows import dict_row
+
+from shared import outbox
+from tests.stack import Infra, ServiceProcess
+
+GROUP = "rating"
+
+
+def _db(infra: Infra) -> psycopg.Connection:
+    return psycopg.connect(infra.database_url, autocommit=True, row_factory=dict_row)
+
+
+def _redis(infra: Infra) -> redis.Redis:
+    return redis.Redis.from_url(infra.redis_url, decode_responses=True)
+
+
+def _finish_game(infra: Infra, game_id: str) -> str:
+    """What the game service will do when a game ends: state change + outbox row in one transaction."""
+    with psycopg.connect(infra.database_url, row_factory=dict_row) as conn, conn.transaction():
+        return outbox.record(conn, "game_finished", {"game_id": game_id, "game": "hexagon", "result": "1-0"})
+
+
+def _counts(infra: Infra, event_id: str) -> tuple[int, int]:
+    with _db(infra) as conn:
+        effects = conn.execute("SELECT count(*) AS n FROM rating_finished_games WHERE event_id = %s",
+                               (event_id,)).fetchone()["n"]
+        processed = conn.execute("SELECT count(*) AS n FROM processed_events WHERE consumer = %s AND event_id = %s",
+                                 (GROUP, event_id)).fetchone()["n"]
+    return effects, processed
+
+
+def _entries_of(infra: Infra, event_id: str) -> list[str]:
+    return [eid for eid, fields in _redis(infra).xrange(outbox.EVENT_STREAM) if fields.get("event_id") == event_id]
+
+
+def _pending_ids(infra: Infra) -> set[str]:
+    try:
+        return {p["message_id"] for p in _redis(infra).xpending_range(outbox.EVENT_STREAM, GROUP, "-", "+", 1000)}
+    except redis.ResponseError:  # no group yet
+        return set()
+
+
+def _wait(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _rating(infra: Infra, log_dir, **env: str) -> ServiceProcess:  # noqa: ANN001
+    return ServiceProcess("services.rating", infra, "RATING_PORT", log_dir, **env)
+
+
+def test_finished_game_reaches_the_rating_service_once(infra, log_dir, game_service) -> None:
+    with _rating(infra, log_dir, EVENT_CONSUMER_NAME=f"rating-{uuid.uuid4().hex[:6]}"):
+        event_id = _finish_game(infra, "g-plain")
+        _wait(lambda: _counts(infra, event_id) == (1, 1), 20, "the event to be applied")
+        with _db(infra) as conn:
+            row = conn.execute("SELECT game_id, game, payload FROM rating_finished_games WHERE event_id = %s",
+                               (event_id,)).fetchone()
+            dispatched = conn.execute("SELECT dispatched_at FROM outbox WHERE event_id = %s", (event_id,)).fetchone()
+        assert (row["game_id"], row["game"], row["payload"]["result"]) == ("g-plain", "hexagon", "1-0")
+        assert dispatched["dispatched_at"] is not None
+        entries = _entries_of(infra, event_id)
+        assert len(entries) == 1
+        _wait(lambda: entries[0] not in _pending_ids(infra), 10, "the entry to be acknowledged")
+
+
+@pytest.mark.parametrize("restart_as", ["same consumer", "other consumer"])
+def test_consumer_killed_inside_the_transaction_applies_the_event_exactly_once(
+    infra, log_dir, game_service, restart_as
+) -> None:
+    name = f"rating-{uuid.uuid4().hex[:6]}"
+    paused = _rating(infra, log_dir, EVENT_CONSUMER_NAME=name, RATING_TEST_PAUSE_EVENT_TYPE="game_finished").start()
+    try:
+        event_id = _finish_game(infra, f"g-kill-{restart_as.split()[0]}")
+        _wait(lambda: event_id in paused.log() and "paused inside event transaction" in paused.log(), 20,
+              "the consumer to pause inside the event's transaction")
+        paused.kill()
+    finally:
+        paused.stop()
+    # The handler's insert died with the uncommitted transaction; the entry is still pending.
+    assert _counts(infra, event_id) == (0, 0)
+    entries = _entries_of(infra, event_id)
+    assert len(entries) == 1 and entries[0] in _pending_ids(infra)
+
+    if restart_as == "same consumer":
+        # A restarted consumer of the same name re-reads its own pending entries at once.
+        env = {"EVENT_CONSUMER_NAME": name}
+    else:
+        # Another consumer takes the dead one's entry over (XAUTOCLAIM) once it is idle long enough.
+        env = {"EVENT_CONSUMER_NAME": f"rating-{uuid.uuid4().hex[:6]}", "EVENT_CLAIM_IDLE_MS": "1000"}
+    with _rating(infra, log_dir, **env):
+        _wait(lambda: _counts(infra, event_id) == (1, 1), 20, "the event to be applied after the restart")
+        _wait(lambda: entries[0] not in _pending_ids(infra), 10, "the entry to be acknowledged")
+        time.sleep(1.5)  # a further claim round must not apply it again
+        assert _counts(infra, event_id) == (1, 1)
+
+
+def test_the_same_event_delivered_twice_is_applied_once(infra, log_dir, game_service) -> None:
+    with _rating(infra, log_dir, EVENT_CONSUMER_NAME=f"rating-{uuid.uuid4().hex[:6]}"):
+        event_id = _finish_game(infra, "g-twice")
+        _wait(lambda: _counts(infra, event_id) == (1, 1), 20, "the first delivery")
+        # The relay crashed after XADD but before marking the row dispatched: it publishes again.
+        with _db(infra) as conn:
+            conn.execute("UPDATE outbox SET dispatched_at = NULL WHERE event_id = %s", (event_id,))
+        _wait(lambda: len(_entries_of(infra, event_id)) == 2, 10, "the relay to publish the row again")
+        # And a third copy straight onto the stream, as any at-least-once hop may produce.
+        first = _redis(infra).xrange(outbox.EVENT_STREAM, min=_entries_of(infra, event_id)[0], count=1)[0][1]
+        third = _redis(infra).xadd(outbox.EVENT_STREAM, first)
+        _wait(lambda: not (set(_entries_of(infra, event_id)) & _pending_ids(infra)) and third not in _pending_ids(infra)
+              and _acked_through(infra, third), 10, "every copy to be acknowledged")
+        assert _counts(infra, event_id) == (1, 1)
+        assert json.loads(first["payload"])["game_id"] == "g-twice"
+
+
+def _acked_through(infra: Infra, entry_id: str) -> bool:
+    """True once the group has read past ``entry_id`` (delivered) and it is no longer pending."""
+    groups = {g["name"]: g for g in _redis(infra).xinfo_groups(outbox.EVENT_STREAM)}
+    last = groups[GROUP]["last-delivered-id"]
+    return _stream_order(last) >= _stream_order(entry_id) and entry_id not in _pending_ids(infra)
+
+
+def _stream_order(entry_id: str) -> tuple[int, int]:
+    millis, seq = entry_id.split("-")
+    return int(millis), int(seq)
