@@ -116,7 +116,10 @@ def describe_selection(state: State, seat: int, market: list[str], hand: list[st
     eff = effect(state, m)
     if parsed[0] == "horses":
         n = state.market[HORSE]
-        de, en = f"Du holst alle {n} Packpferde in deinen Stall.", f"You take all {n} pack horses into your stable."
+        if n == 1:
+            de, en = "Du holst das Packpferd in deinen Stall.", "You take the pack horse into your stable."
+        else:
+            de, en = f"Du holst alle {n} Packpferde in deinen Stall.", f"You take all {n} pack horses into your stable."
     elif parsed[0] == "take":
         k = parsed[1]
         de, en = f"Du nimmst {NAMES_DE[k]}.", f"You take {NAMES_EN[k]}."
