@@ -135,6 +135,16 @@ def set_status(client: redis.Redis, user_id: int, status: str) -> None:
         pipe.execute()
 
 
+def announce(client: redis.Redis, emitter: object) -> None:
+    """Send the current snapshot to every Wartesaal page on every lobby process.
+
+    ``emitter`` is anything with ``emit(event, data)``: the lobby's SocketIO, or in
+    another service a write-only ``socketio.RedisManager(REDIS_URL,
+    channel="flask-socketio", write_only=True)``.
+    """
+    emitter.emit("players", snapshot(client))
+
+
 def snapshot(client: redis.Redis) -> dict:
     """The protocol's ``players`` payload: everyone here, sorted by name, with its version."""
     version, names, statuses = client.eval(_SNAPSHOT, 0)

@@ -33,7 +33,7 @@ class Lobby:
 
     def broadcast_players(self) -> None:
         """Send the current list to every Wartesaal page, on every lobby process."""
-        self.socketio.emit("players", presence.snapshot(self.redis))
+        presence.announce(self.redis, self.socketio)
 
     def start_background(self) -> None:
         self.socketio.start_background_task(self._heartbeat_loop)
