@@ -32,8 +32,12 @@ of those (``_int("X", 8000)`` in ``shared/settings.py``).
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shlex
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +45,10 @@ from typing import Any
 
 import kubernetes_validate
 import pytest
+import requests
 import yaml
+
+from services.embedded import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
@@ -627,11 +634,18 @@ def test_kubernetes_sets_exactly_variables_the_code_reads() -> None:
 
 
 def test_compose_and_kubernetes_run_the_same_entry_points() -> None:
-    compose = {entry_point(s.get("command")) for s in our_compose_services(compose_doc()).values()}
-    k8s = {entry_point(c.get("command", []) + c.get("args", [])) for _, c in our_k8s_containers(k8s_docs())}
+    """Same commands word for word, so the start-up test below covers both."""
+    compose = {
+        entry_point(s.get("command")): command_words(s.get("command"))
+        for s in our_compose_services(compose_doc()).values()
+    }
+    k8s = {
+        entry_point(c.get("command", []) + c.get("args", [])): command_words(c.get("command", []) + c.get("args", []))
+        for _, c in our_k8s_containers(k8s_docs())
+    }
     assert compose == k8s
-    assert {f"celery:{q}" for q in CELERY_QUEUES} <= compose
-    assert {f"services.{s}" for s in port_defaults()} <= compose
+    assert {f"celery:{q}" for q in CELERY_QUEUES} <= compose.keys()
+    assert {f"services.{s}" for s in port_defaults()} <= compose.keys()
 
 
 def test_compose_ports_and_healthchecks_match_settings() -> None:
@@ -708,3 +722,85 @@ def test_port_checks_reject_a_wrong_port() -> None:
     assert any("8999" in p for p in k8s_port_problems(k8s_docs(), ports))
     assert any("8999" in p for p in compose_port_problems(compose_doc(), ports))
     assert any("8999" in p for p in nginx_problems(NGINX_CONF.read_text(encoding="utf-8"), compose_doc(), ports))
+
+
+# ------------------------------------------------------ the deployed commands really run
+
+
+def _local_command(words: list[str]) -> list[str]:
+    """The container's command for this machine: the venv's interpreter for python and celery."""
+    if words[0] in ("python", "python3"):
+        return [sys.executable, *words[1:]]
+    if words[0] == "celery":
+        return [sys.executable, "-m", "celery", *words[1:]]
+    return words
+
+
+def _wait_started(process: subprocess.Popen, log: Path, url: str | None, deadline: float) -> str | None:
+    """None once the process serves /healthz (or, without a URL, logs Celery's "ready."), else why not."""
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return f"exited with {process.returncode}"
+        if url is None:
+            if " ready." in log.read_text(errors="replace"):
+                return None
+        else:
+            try:
+                if requests.get(url, timeout=1).status_code == 200:
+                    return None
+            except requests.RequestException:
+                pass
+        time.sleep(0.2)
+    return "did not become ready"
+
+
+def test_compose_commands_start_with_the_deploy_environment(infra, log_dir: Path) -> None:  # noqa: ANN001
+    """Each command of compose.yaml (the same as the Kubernetes ones), run with the environment
+    compose gives it (spielcenter.env + the URLs, here of the test's PostgreSQL and Redis) and a
+    free port: the migration exits 0, HTTP services answer /healthz with 200, workers say ready.
+    Catches a misspelt module or Celery option and a setting the code rejects."""
+    processes: list[tuple[str, subprocess.Popen, Path, str | None]] = []
+    problems = []
+    try:
+        for name, svc in our_compose_services(compose_doc()).items():
+            env = {**os.environ, **compose_env(svc)}
+            env.update(DATABASE_URL=infra.database_url, REDIS_URL=infra.redis_url, SECRET_KEY="deploy-test")
+            url = None
+            if (service := python_service(svc.get("command"))) in port_defaults():
+                port = free_port()
+                env[f"{service.upper()}_PORT"] = str(port)
+                url = f"http://127.0.0.1:{port}/healthz"
+            log = log_dir / f"deploy_{name}.log"
+            with open(log, "wb") as out:
+                process = subprocess.Popen(
+                    _local_command(command_words(svc["command"])),
+                    cwd=ROOT,
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            if svc.get("restart") == "no":  # a one-shot job (the migration) must finish cleanly
+                try:
+                    code = process.wait(120)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    code = "timeout"
+                if code != 0:
+                    problems.append(f"{name}: exit {code}: {log.read_text(errors='replace')[-2000:]}")
+                continue
+            processes.append((name, process, log, url))
+        deadline = time.monotonic() + 120
+        for name, process, log, url in processes:
+            if (why := _wait_started(process, log, url, deadline)) is not None:
+                problems.append(f"{name}: {why}: {log.read_text(errors='replace')[-2000:]}")
+    finally:
+        for _, process, _, _ in processes:
+            if process.poll() is None:
+                process.terminate()
+        for _, process, _, _ in processes:
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    assert_no_problems(problems)
