@@ -18,6 +18,8 @@ fast path for search.  The engine's ``apply`` checks and logs on top of it.
 
 from __future__ import annotations
 
+from itertools import product
+
 from shared.games.hanse.cards import (
     EMPTY_PILES_END_ROUND,
     GOODS,
@@ -61,48 +63,65 @@ def decode_exchange(m: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     return taken, given, m >> 39
 
 
-def _submultisets(
-    counts: list[int], allowed: list[bool], size: int, kind: int, acc: list[int], out: list[tuple]
-) -> None:
-    """Every way to choose ``size`` cards from ``counts`` using only ``allowed`` kinds ≥ ``kind``."""
-    if size == 0:
-        out.append(tuple(acc))
-        return
-    if kind == GOODS:
-        return
-    top = min(counts[kind], size) if allowed[kind] else 0
-    for n in range(top, -1, -1):
-        acc[kind] = n
-        _submultisets(counts, allowed, size - n, kind + 1, acc, out)
-    acc[kind] = 0
+_takes_cache: dict[tuple[int, ...], tuple[tuple[int, int, int], ...]] = {}
+_gives_cache: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+
+
+def _takes(market_goods: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """Every multiset of market goods of size >= 2 as (size, taken bits, mask of kinds taken)."""
+    found = _takes_cache.get(market_goods)
+    if found is None:
+        out = []
+        for combo in product(*(range(n + 1) for n in market_goods)):
+            size = sum(combo)
+            if size >= 2:
+                code = 0
+                mask = 0
+                for k in range(GOODS):
+                    if combo[k]:
+                        code |= combo[k] << (3 + 3 * k)
+                        mask |= 1 << k
+                out.append((size, code, mask))
+        found = _takes_cache[market_goods] = tuple(out)
+    return found
+
+
+def _gives(hand_goods: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per size 0..7, every sub-multiset of ``hand_goods`` as given bits."""
+    found = _gives_cache.get(hand_goods)
+    if found is None:
+        by_size: list[list[int]] = [[] for _ in range(HAND_LIMIT + 1)]
+        for combo in product(*(range(n + 1) for n in hand_goods)):
+            code = 0
+            for k in range(GOODS):
+                code |= combo[k] << (21 + 3 * k)
+            by_size[sum(combo)].append(code)
+        found = _gives_cache[hand_goods] = tuple(tuple(codes) for codes in by_size)
+    return found
 
 
 def _generate(market: tuple[int, ...], hand: tuple[int, ...]) -> tuple[int, ...]:
     moves: list[int] = []
-    goods_in_hand = sum(hand[:GOODS])
+    hand_goods = hand[:GOODS]
+    goods_in_hand = sum(hand_goods)
     if market[HORSE]:
         moves.append(HORSES)
     if goods_in_hand < HAND_LIMIT:
         for k in range(GOODS):
             if market[k]:
                 moves.append(TAKE | k << 3)
-    # Exchanges: every multiset of market goods (size >= 2), paid with hand goods of other kinds plus horses.
-    market_goods = list(market[:GOODS])
-    hand_goods = list(hand[:GOODS])
+    # Exchanges: every multiset of market goods (size >= 2), paid with hand goods of other
+    # kinds plus horses; each horse given raises the goods in hand by one (limit 7).
     stable = hand[HORSE]
-    all_kinds = [True] * GOODS
-    for size in range(2, sum(market_goods) + 1):
-        takes: list[tuple] = []
-        _submultisets(market_goods, all_kinds, size, 0, [0] * GOODS, takes)
-        for taken in takes:
-            others = [taken[k] == 0 for k in range(GOODS)]
-            for horses in range(min(stable, size) + 1):
-                if goods_in_hand + horses > HAND_LIMIT:
-                    break
-                gives: list[tuple] = []
-                _submultisets(hand_goods, others, size - horses, 0, [0] * GOODS, gives)
-                for given in gives:
-                    moves.append(exchange_move(taken, given, horses))
+    room = HAND_LIMIT - goods_in_hand
+    for size, taken, mask in _takes(market[:GOODS]):
+        # Only kinds not taken may be given: the hand restricted to those is the cache key.
+        gives = _gives(tuple(0 if mask >> k & 1 else hand_goods[k] for k in range(GOODS)))
+        for horses in range(min(stable, size, room) + 1):
+            codes = gives[size - horses]
+            if codes:
+                base = EXCHANGE | taken | horses << 39
+                moves.extend([base | g for g in codes])
     for k in range(GOODS):
         lowest = 2 if PRECIOUS[k] else 1
         for n in range(lowest, hand[k] + 1):
@@ -125,6 +144,7 @@ def legal(state: State) -> tuple[int, ...]:
     if found is None:
         if len(_cache) >= _CACHE_LIMIT:
             _cache.clear()
+            _gives_cache.clear()
         found = _cache[key] = _generate(market, hand)
     return found
 
