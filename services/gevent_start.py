@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import gc
 import logging
+import signal
 
+import gevent
 from gevent.pywsgi import WSGIServer
 
 from shared import db
@@ -48,5 +50,8 @@ def freeze_heap() -> None:
 
 
 def serve(app: object, host: str, port: int) -> None:
-    """Serve a WSGI app with gevent until the process is told to stop."""
-    WSGIServer((host, port), app, log=None, error_log=logging.getLogger("wsgi")).serve_forever()
+    """Serve a WSGI app with gevent until SIGTERM/SIGINT, then close the listener and return."""
+    server = WSGIServer((host, port), app, log=None, error_log=logging.getLogger("wsgi"))
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        gevent.signal_handler(signum, server.stop, 5)  # up to 5 s for requests in flight
+    server.serve_forever()
