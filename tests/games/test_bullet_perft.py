@@ -58,7 +58,7 @@ def _random_positions(count: int, seed: int):
 
 
 def test_effects_match_reference_on_random_positions() -> None:
-    for state in _random_positions(40, seed=7):
+    for state in _random_positions(25, seed=7):
         view = GAME.view(state, None)
         board = ref.board_from_view(view)
         side = GAME.to_move(state)[0]
@@ -84,3 +84,23 @@ def _is_inline(key) -> bool:
     cells, direction = key
     delta = ref.DIRECTIONS[direction]
     return any(ref.add(c, delta) in cells for c in cells)
+
+
+def test_single_move_check_agrees_with_generation() -> None:
+    from shared.games.bullet.movegen import MOVE_COUNT, is_legal, moves_for
+
+    for state in _random_positions(25, seed=11):
+        for own, enemy in ((state.white, state.black), (state.black, state.white)):
+            generated = moves_for(own, enemy)
+            assert len(generated) == len(set(generated))
+            assert {m for m in range(MOVE_COUNT) if is_legal(own, enemy, m)} == set(generated)
+
+
+def test_has_move_agrees_with_counting() -> None:
+    from shared.games.bullet.movegen import count_for, has_move
+
+    for state in _random_positions(15, seed=12):
+        for own, enemy in ((state.white, state.black), (state.black, state.white)):
+            assert has_move(own, enemy) == (count_for(own, enemy) > 0)
+    walled = GAME.from_position(ref.position_text(ref.board_from("I6 H4 H5", "I5"), 1))
+    assert not has_move(walled.black, walled.white) and count_for(walled.black, walled.white) == 0

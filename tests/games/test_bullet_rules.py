@@ -122,7 +122,9 @@ def test_broadside_next_to_enemy_never_pushes() -> None:
 def test_broadside_partly_blocked() -> None:
     state = position("E4 E5 E6", "F7")
     assert refused(state, "E4E6-F5F7").code == "broadside_blocked"
-    legal = {m.text for m in GAME.legal_moves(state) if m.effect["kind"] == "broadside" and len(m.effect["marbles"]) == 3}
+    legal = {
+        m.text for m in GAME.legal_moves(state) if m.effect["kind"] == "broadside" and len(m.effect["marbles"]) == 3
+    }
     # three marbles: 4 sideways directions, one blocked by F7
     assert legal == {"E4E6-F4F6", "E4E6-D3D5", "E4E6-D4D6"}
 

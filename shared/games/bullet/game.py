@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from shared.games.base import BadNotation, BadOptions, Game, GameError, IllegalMove, MoveInfo, Outcome
@@ -10,14 +9,14 @@ from shared.games.bullet import record as record_text
 from shared.games.bullet.board import LAYOUTS
 from shared.games.bullet.effects import effect
 from shared.games.bullet.legality import refuse
-from shared.games.bullet.movegen import BY_KEY, MOVE_COUNT, TEXT, FastState, fast_perft, moves_for
+from shared.games.bullet.movegen import BY_KEY, MOVE_COUNT, TEXT, FastState, fast_perft, is_legal
 from shared.games.bullet.movegen import fast_apply as _fast_apply
 from shared.games.bullet.movegen import fast_count as _fast_count
 from shared.games.bullet.movegen import fast_moves as _fast_moves
 from shared.games.bullet.notation import read_move
 from shared.games.bullet.options import DEFAULTS, normalize
 from shared.games.bullet.position import format_position, parse_position
-from shared.games.bullet.state import BulletState, judge, play
+from shared.games.bullet.state import BulletState, play, settle
 from shared.games.bullet.view import danger, legal_ids, own_and_enemy, render, view
 
 
@@ -47,7 +46,7 @@ class BulletGame(Game):
             layout=opts["layout"], win_target=opts["win_target"], move_limit=opts["move_limit"], seed=seed,
             start=None, white=white, black=black, side=0, out=(0, 0), ply=0, moves=(), seen=(key,), outcome=None,
         )  # fmt: skip
-        return _with_outcome(state)
+        return settle(state, None)
 
     def from_position(self, text: str, options: dict[str, Any] | None = None, seed: int = 0) -> BulletState:
         opts = normalize(options)
@@ -68,7 +67,7 @@ class BulletGame(Game):
             start=start, white=white, black=black, side=side, out=out, ply=ply, moves=(),
             seen=((white, black, side),), outcome=None,
         )  # fmt: skip
-        return _with_outcome(state)
+        return settle(state, None)
 
     # ---- play ----------------------------------------------------------------
     def to_move(self, state: BulletState) -> tuple[int, ...]:
@@ -86,10 +85,9 @@ class BulletGame(Game):
         mask = 0
         for cell in group:
             mask |= 1 << cell
-        legal = set(moves_for(own, enemy))
         for pushed in (0, 1, 2):
             move = BY_KEY.get((mask, direction, pushed))
-            if move is not None and move in legal:
+            if move is not None and is_legal(own, enemy, move):
                 return move
         raise refuse(own, enemy, group, direction)
 
@@ -103,8 +101,8 @@ class BulletGame(Game):
             return play(state, self.parse_move(state, move, seat))
         self._check_turn(state, seat)
         text = self.move_text(state, move)
-        if move not in legal_ids(state):
-            own, enemy = own_and_enemy(state, state.side)
+        own, enemy = own_and_enemy(state, state.side)
+        if not is_legal(own, enemy, move):
             group, direction = read_move(text)
             raise refuse(own, enemy, group, direction)
         return play(state, move)
@@ -218,7 +216,3 @@ class BulletGame(Game):
     fast_moves = staticmethod(_fast_moves)
     fast_apply = staticmethod(_fast_apply)
     fast_count = staticmethod(_fast_count)
-
-
-def _with_outcome(state: BulletState) -> BulletState:
-    return replace(state, outcome=judge(state, None))

@@ -45,6 +45,10 @@ PUSHED: list[int] = []  # number of enemy marbles pushed
 BROADSIDE: list[bool] = []
 TEXT: list[str] = []
 BY_KEY: dict[tuple[int, int, int], int] = {}  # (group mask, direction, pushed) → id
+# What a move needs, so one move is checked in O(1): own marbles, enemy marbles, empty cells.
+NEED_OWN: list[int] = []
+NEED_ENEMY: list[int] = []
+NEED_EMPTY: list[int] = []
 
 # INLINE_IDS[dir][n][variant][cell]: in-line move of n marbles led by `cell`.
 # variant 0: into an empty cell; 1: pushes one; 2: pushes one out; 3: pushes two; 4: pushes two, one out.
@@ -68,7 +72,15 @@ def _add(group: tuple[int, ...], direction: int, pushed: int, enemy: tuple[int, 
     own_xor = mask_of(group) ^ mask_of(tuple(c + shift for c in group))
     enemy_xor = mask_of(enemy) ^ mask_of(tuple(c + shift for c in enemy if c + shift in NAME))
     out = int(any(c + shift not in NAME for c in enemy))
+    if broadside:
+        empty_cells = tuple(c + shift for c in group)
+    else:
+        front = max(group + enemy, key=lambda c: c * shift)  # the last marble of the moving line
+        empty_cells = (front + shift,) if front + shift in NAME else ()
     move_id = len(TEXT)
+    NEED_OWN.append(mask_of(group))
+    NEED_ENEMY.append(mask_of(enemy))
+    NEED_EMPTY.append(mask_of(empty_cells))
     OWN_XOR.append(own_xor)
     ENEMY_XOR.append(enemy_xor)
     PUSHES_OUT.append(out)
@@ -113,6 +125,13 @@ _build_table()
 MOVE_COUNT = len(TEXT)
 
 
+def is_legal(own: int, enemy: int, move: int) -> bool:
+    """Whether move id ``move`` is legal for the side owning ``own``, without generating all moves."""
+    need = NEED_OWN[move]
+    need_enemy = NEED_ENEMY[move]
+    return own & need == need and enemy & need_enemy == need_enemy and not (own | enemy) & NEED_EMPTY[move]
+
+
 # ---- generation ---------------------------------------------------------------------
 def _collect(bits: int, ids: list[int], out: list[int]) -> None:
     while bits:
@@ -151,19 +170,37 @@ def moves_for(own: int, enemy: int) -> list[int]:
             l3 = l2 & (own >> (2 * t))
         targets.append(fb)
         tables = INLINE_IDS[direction]
-        _collect(own & fb, tables[1][0], result)
+        # Most of these masks are empty; testing before the call keeps generation cheap.
+        bits = own & fb
+        if bits:
+            _collect(bits, tables[1][0], result)
         if l2:
             push1 = eb & f2
-            _collect(l2 & fb, tables[2][0], result)
-            _collect(l2 & push1 & ~o2, tables[2][1], result)
-            _collect(l2 & push1 & o2, tables[2][2], result)
+            bits = l2 & fb
+            if bits:
+                _collect(bits, tables[2][0], result)
+            bits = l2 & push1
+            if bits:
+                if bits & ~o2:
+                    _collect(bits & ~o2, tables[2][1], result)
+                if bits & o2:
+                    _collect(bits & o2, tables[2][2], result)
             if l3:
-                push2 = eb & e2 & f3
-                _collect(l3 & fb, tables[3][0], result)
-                _collect(l3 & push1 & ~o2, tables[3][1], result)
-                _collect(l3 & push1 & o2, tables[3][2], result)
-                _collect(l3 & push2 & ~o3, tables[3][3], result)
-                _collect(l3 & push2 & o3, tables[3][4], result)
+                bits = l3 & fb
+                if bits:
+                    _collect(bits, tables[3][0], result)
+                bits = l3 & push1
+                if bits:
+                    if bits & ~o2:
+                        _collect(bits & ~o2, tables[3][1], result)
+                    if bits & o2:
+                        _collect(bits & o2, tables[3][2], result)
+                bits = l3 & eb & e2 & f3
+                if bits:
+                    if bits & ~o3:
+                        _collect(bits & ~o3, tables[3][3], result)
+                    if bits & o3:
+                        _collect(bits & o3, tables[3][4], result)
     for axis in AXES:
         sa = SHIFTS[axis]
         p2 = own & (own >> sa)
@@ -173,10 +210,12 @@ def moves_for(own: int, enemy: int) -> list[int]:
         axis_tables = BROADSIDE_IDS[axis]
         for direction in BROADSIDE_DIRS[axis]:
             t = targets[direction]
-            t2 = t & (t >> sa)
-            _collect(p2 & t2, axis_tables[direction][2], result)
-            if p3:
-                _collect(p3 & t2 & (t >> (2 * sa)), axis_tables[direction][3], result)
+            bits = p2 & t & (t >> sa)
+            if bits:
+                _collect(bits, axis_tables[direction][2], result)
+                bits &= p3 & (t >> (2 * sa))
+                if bits:
+                    _collect(bits, axis_tables[direction][3], result)
     return result
 
 
@@ -215,6 +254,16 @@ def count_for(own: int, enemy: int) -> int:
             t2 = t & (t >> sa)
             total += (p2 & t2).bit_count() + (p3 & t2 & (t >> (2 * sa))).bit_count()
     return total
+
+
+def has_move(own: int, enemy: int) -> bool:
+    """Whether the side owning ``own`` has any legal move (the no-move rule)."""
+    empty = VALID & ~(own | enemy)
+    for s in SHIFTS:
+        # a marble with an empty neighbour can always step there alone
+        if own & ((empty >> s) if s > 0 else (empty << -s)):
+            return True
+    return count_for(own, enemy) > 0
 
 
 def pushable_out(pusher: int, victim: int) -> int:
@@ -284,6 +333,8 @@ __all__ = [
     "fast_count",
     "fast_moves",
     "fast_perft",
+    "has_move",
+    "is_legal",
     "moves_for",
     "pushable_out",
 ]

@@ -15,14 +15,17 @@ End rules, checked after every move in this order (rules.md "End"):
 3. ``zuglimit``: with a move limit, once both sides have made ``move_limit`` moves
    (plies ≥ 2 × limit) the side that pushed out more wins, equal is a draw;
 4. ``keine_zuege``: the side to move has no legal move and loses.
+
+A move is checked on its own in O(1) (:func:`.movegen.is_legal`), and the no-move rule
+only counts moves, so playing a move never generates the full move list.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from shared.games.base import Outcome
-from shared.games.bullet.movegen import PUSHES_OUT, count_for, fast_apply
+from shared.games.bullet.movegen import ENEMY_XOR, OWN_XOR, PUSHES_OUT, has_move
 
 SEAT_NAMES = (("Weiß", "White"), ("Schwarz", "Black"))
 
@@ -54,12 +57,12 @@ class BulletState:
         return {"layout": self.layout, "win_target": self.win_target, "move_limit": self.move_limit}
 
 
-def _win(seat: int, reason: str, de: str, en: str, out: tuple[int, int]) -> Outcome:
-    return Outcome(winner=seat, reason=reason, de=de, en=en, score=(float(out[0]), float(out[1])))
+def _score(out: tuple[int, int]) -> tuple[float, float]:
+    return (float(out[0]), float(out[1]))
 
 
-def judge(state: BulletState, last_mover: int | None) -> Outcome | None:
-    """The outcome of ``state`` under the end rules (see module docstring)."""
+def _ending(state: BulletState, last_mover: int | None) -> Outcome | None:
+    """Rules 1–3 of the module docstring (everything but the no-move rule)."""
     out = state.out
     if last_mover is not None and out[last_mover] >= state.win_target:
         winners = [last_mover]
@@ -67,12 +70,12 @@ def judge(state: BulletState, last_mover: int | None) -> Outcome | None:
         winners = [seat for seat in (0, 1) if out[seat] >= state.win_target]
     if winners:
         seat = winners[0]
-        return _win(
+        return Outcome(
             seat,
             "siegziel",
             f"Siegziel erreicht: {SEAT_NAMES[seat][0]} hat {out[seat]} Kugeln hinausgeschoben",
             f"Win target reached: {SEAT_NAMES[seat][1]} pushed out {out[seat]} marbles",
-            out,
+            _score(out),
         )
     if state.seen.count(state.key) >= 3:
         return Outcome(
@@ -80,7 +83,7 @@ def judge(state: BulletState, last_mover: int | None) -> Outcome | None:
             "wiederholung",
             "Remis durch dreifache Stellungswiederholung",
             "Draw by threefold repetition",
-            (float(out[0]), float(out[1])),
+            _score(out),
         )
     if state.move_limit is not None and state.ply >= 2 * state.move_limit:
         if out[0] == out[1]:
@@ -89,45 +92,50 @@ def judge(state: BulletState, last_mover: int | None) -> Outcome | None:
                 "zuglimit",
                 "Zuglimit erreicht, gleich viele Kugeln hinausgeschoben: Remis",
                 "Move limit reached, equal marbles pushed out: draw",
-                (float(out[0]), float(out[1])),
+                _score(out),
             )
         seat = 0 if out[0] > out[1] else 1
-        return _win(
+        return Outcome(
             seat,
             "zuglimit",
             f"Zuglimit erreicht: {SEAT_NAMES[seat][0]} hat mehr Kugeln hinausgeschoben",
             f"Move limit reached: {SEAT_NAMES[seat][1]} pushed out more marbles",
-            out,
-        )
-    own, enemy = (state.white, state.black) if state.side == 0 else (state.black, state.white)
-    if count_for(own, enemy) == 0:
-        seat = 1 - state.side
-        return _win(
-            seat,
-            "keine_zuege",
-            f"{SEAT_NAMES[state.side][0]} hat keinen Zug mehr und verliert",
-            f"{SEAT_NAMES[state.side][1]} has no legal move and loses",
-            out,
+            _score(out),
         )
     return None
 
 
+def settle(state: BulletState, last_mover: int | None) -> BulletState:
+    """``state`` with its outcome filled in (``last_mover``: who just moved, None at a start)."""
+    outcome = _ending(state, last_mover)
+    if outcome is None:
+        own, enemy = (state.white, state.black) if state.side == 0 else (state.black, state.white)
+        if not has_move(own, enemy):
+            seat = 1 - state.side
+            outcome = Outcome(
+                seat,
+                "keine_zuege",
+                f"{SEAT_NAMES[state.side][0]} hat keinen Zug mehr und verliert",
+                f"{SEAT_NAMES[state.side][1]} has no legal move and loses",
+                _score(state.out),
+            )
+    # still under construction: nobody else holds a reference yet
+    object.__setattr__(state, "outcome", outcome)
+    return state
+
+
 def play(state: BulletState, move: int) -> BulletState:
     """The state after the legal move id ``move`` (the caller checked legality)."""
-    white, black, side, out_white, out_black = fast_apply(
-        (state.white, state.black, state.side, state.out[0], state.out[1]), move
-    )
-    key = (white, black, side)
-    seen = (key,) if PUSHES_OUT[move] else state.seen + (key,)
-    after = replace(
-        state,
-        white=white,
-        black=black,
-        side=side,
-        out=(out_white, out_black),
-        ply=state.ply + 1,
-        moves=state.moves + (move,),
-        seen=seen,
-        outcome=None,
-    )
-    return replace(after, outcome=judge(after, state.side))
+    own_xor, enemy_xor, pushed_out = OWN_XOR[move], ENEMY_XOR[move], PUSHES_OUT[move]
+    mover = state.side
+    if mover == 0:
+        white, black, out = state.white ^ own_xor, state.black ^ enemy_xor, (state.out[0] + pushed_out, state.out[1])
+    else:
+        white, black, out = state.white ^ enemy_xor, state.black ^ own_xor, (state.out[0], state.out[1] + pushed_out)
+    key = (white, black, 1 - mover)
+    after = BulletState(
+        state.layout, state.win_target, state.move_limit, state.seed, state.start,
+        white, black, 1 - mover, out, state.ply + 1, state.moves + (move,),
+        (key,) if pushed_out else state.seen + (key,), None,
+    )  # fmt: skip
+    return settle(after, mover)

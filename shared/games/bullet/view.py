@@ -23,6 +23,7 @@ def own_and_enemy(state: BulletState, seat: int) -> tuple[int, int]:
 
 
 def legal_ids(state: BulletState) -> list[int]:
+    """Legal move ids of the side to move; none once the game is over."""
     if state.outcome is not None:
         return []
     own, enemy = own_and_enemy(state, state.side)
