@@ -107,3 +107,43 @@ def test_phone_held_sideways_shows_chat_and_list_side_by_side(browser, lobby, tm
         page.screenshot(path=str(shots / "wartesaal-phone-landscape.png"))
     finally:
         context.close()
+
+
+def test_guest_registers_in_the_page_then_logs_out_and_in(browser, lobby):  # noqa: F811
+    import uuid
+
+    from playwright.sync_api import expect
+
+    context, page = enter_as_guest(browser, lobby.url)
+    try:
+        guest_name = page.get_by_test_id("me").inner_text()
+        page.get_by_test_id("players").get_by_text(guest_name).wait_for()
+        name = f"Müller_{uuid.uuid4().hex[:6]}"
+
+        page.get_by_test_id("open-register").click()
+        dialog = page.get_by_test_id("register-dialog")
+        dialog.get_by_test_id("register-name").fill("ab")
+        dialog.get_by_test_id("register-password").fill("geheim1234")
+        dialog.get_by_test_id("register-form").locator("button[type=submit]").click()
+        expect(dialog.get_by_test_id("register-error")).to_contain_text("mindestens 3 Zeichen")
+        dialog.get_by_test_id("register-name").fill(name)
+        dialog.get_by_test_id("register-form").locator("button[type=submit]").click()
+
+        page.get_by_test_id("me").filter(has_text=name).wait_for()
+        page.get_by_test_id("players").get_by_text(name).wait_for()  # the list shows the new name
+        assert page.get_by_test_id("open-register").count() == 0  # no longer a guest
+        assert "1.000" in page.get_by_test_id("balance").inner_text()
+
+        page.get_by_test_id("logout").click()
+        page.get_by_test_id("guest").wait_for()
+        form = page.get_by_test_id("login-form")
+        form.get_by_test_id("login-name").fill(name)
+        form.get_by_test_id("login-password").fill("falsch1234")
+        form.locator("button[type=submit]").click()
+        expect(form.get_by_test_id("login-error")).to_have_text("Name oder Passwort ist falsch.")
+        form.get_by_test_id("login-password").fill("geheim1234")
+        form.locator("button[type=submit]").click()
+        page.get_by_test_id("me").filter(has_text=name).wait_for()
+        page.get_by_test_id("players").get_by_text(name).wait_for()
+    finally:
+        context.close()
