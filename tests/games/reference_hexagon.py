@@ -27,13 +27,22 @@ def distance(a: str, b: str) -> int:
     return max(abs(q1 - q2), abs(r1 - r2), abs((q1 + r1) - (q2 + r2)))
 
 
-def neighbours(name: str) -> list[str]:
+def _neighbours(name: str) -> list[str]:
     q, r = COORD[name]
     return [NAME_AT[(q + dq, r + dr)] for dq, dr in DIRECTIONS if (q + dq, r + dr) in NAME_AT]
 
 
+# looked up once per cell: the lists never change and the cross-checks call these a lot
+NEIGHBOURS = {name: _neighbours(name) for name in ALL_NAMES}
+TWO_AWAY = {name: [other for other in ALL_NAMES if distance(name, other) == 2] for name in ALL_NAMES}
+
+
+def neighbours(name: str) -> list[str]:
+    return NEIGHBOURS[name]
+
+
 def cells_at_distance_two(name: str) -> list[str]:
-    return [other for other in ALL_NAMES if distance(name, other) == 2]
+    return TWO_AWAY[name]
 
 
 # Holes as listed in the engine's map docs (rules.md fixes Dreiloch; the rest are ours).
