@@ -195,6 +195,7 @@ def test_json_round_trip_is_exact_and_plain() -> None:
         lambda d: d.update(options={"layout": "rund"}),
         lambda d: d.update(seed="x"),
         lambda d: d.update(start=7),
+        lambda d: d.update(moves=[5]),
     ],
 )
 def test_malformed_json(mutate) -> None:
@@ -251,3 +252,20 @@ def test_malformed_records(change) -> None:
     with pytest.raises(BadNotation) as info:
         GAME.parse_record(change(text))
     assert info.value.de and info.value.en
+
+
+# ---- view ----------------------------------------------------------------------------
+def test_view_per_seat() -> None:
+    state = played(["C3C5-D4D6"])  # Schwarz to move
+    black, white, spectator = GAME.view(state, 1), GAME.view(state, 0), GAME.view(state, None)
+    assert len(black["legal_moves"]) == GAME.perft(state, 1)
+    assert black["legal_moves"][0] == GAME.legal_moves(state)[0].to_dict()
+    assert white["legal_moves"] == [] and spectator["legal_moves"] == []
+    for view in (black, white, spectator):
+        assert view["to_move"] == [1] and view["history"] == ["C3C5-D4D6"]
+        assert view["pushed_out"] == [0, 0] and view["outcome"] is None
+    assert {k: v for k, v in black.items() if k not in ("seat", "legal_moves")} == {
+        k: v for k, v in spectator.items() if k not in ("seat", "legal_moves")
+    }
+    limited = GAME.apply(GAME.new_game({"move_limit": 100}, 1), "C5-C6")
+    assert GAME.view(limited, None)["moves_left"] == [99, 100]

@@ -22,8 +22,9 @@ Fast API for the computer opponents (no checks, no history, no end rules)::
     GAME.move_text(state, ids[0])    # id → notation (position independent)
 
 Move ids are indices into :mod:`.movegen`'s table (``GROUP``, ``DIRECTION``, ``PUSHED``,
-``PUSHES_OUT`` describe each); :func:`.movegen.pushable_out` gives the marbles a side
-could push off next move (the *Gefahr an* set) as a bitboard.  A fast state does not
+``PUSHES_OUT`` describe each).  On bitboards (``own``, ``enemy``) :mod:`.movegen` also
+offers ``moves_for``, ``count_for``, ``is_legal(own, enemy, id)`` (one move in O(1)),
+``has_move`` and ``pushable_out(pusher, victim)`` (the *Gefahr an* set as a bitboard).  A fast state does not
 know the win target, the move limit or repetitions; a search checks
 ``fs[3] >= target`` / ``fs[4] >= target`` itself.
 """

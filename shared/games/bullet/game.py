@@ -163,6 +163,8 @@ class BulletGame(Game):
     def _replay(self, options: dict[str, Any], seed: int, start: str | None, moves: list[str]) -> BulletState:
         state = self.new_game(options, seed) if start is None else self.from_position(start, options, seed)
         for number, text in enumerate(moves, start=1):
+            if not isinstance(text, str):  # move ids are internal; stored games hold text only
+                raise BadNotation("bad_move_text", f"Zug {number} ist kein Text", f"Move {number} is not text")
             try:
                 state = self.apply(state, text)
             except GameError as exc:

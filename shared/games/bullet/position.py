@@ -8,7 +8,8 @@
 * ``out Weiß`` / ``out Schwarz``: marbles each side has pushed out so far (0–14);
 * ``plies``: moves played by both sides so far (counts toward the move limit).
 
-The standard start is
+A game started from a position counts repetitions from that position on (the text
+carries no earlier history).  The standard start is
 ``bbbbb/bbbbbb/2bbb2/8/9/8/2www2/wwwwww/wwwww w 0 0 0``.
 """
 
