@@ -118,3 +118,30 @@ def test_cli_perft_dreiloch_depth5_fast() -> None:
     elapsed = time.perf_counter() - started
     assert done.stdout.split("\n")[4] == "5 15838161"
     assert elapsed < 6  # target 2 s on an idle core; slack for a loaded shared machine
+
+
+def test_numba_search_kernels_match_python_moves() -> None:
+    import numpy as np
+
+    from shared.games.hexagon import kernels, moves
+
+    out = np.zeros(800, dtype=np.int64)
+    for seed in range(8):
+        state, _ = _walk(seed, {"map": ["klassisch", "krater"][seed % 2]}, 10 + 9 * seed)
+        me, opp, empty, _side = GAME.fast_board(state)
+        n = kernels.gen_moves(me, empty, kernels.NEIGHBOURS_NP, kernels.JUMPS_NP, out)
+        expected = moves.generate(me, empty)
+        assert list(out[:n]) == expected
+        for move in expected:
+            assert tuple(kernels.apply_move(me, opp, move, kernels.NEIGHBOURS_NP)) == moves.play(me, opp, move)
+        assert kernels.apply_move(me, opp, moves.PASS, kernels.NEIGHBOURS_NP) == (me, opp)
+
+
+def test_fast_api_matches_checked_api() -> None:
+    for seed in range(6):
+        state, _ = _walk(seed, {"map": "saeulen", "end_rule": "aussetzen"}, 15 * seed)
+        infos = GAME.legal_moves(state)
+        assert GAME.fast_moves(state) == [GAME.parse_move(state, m.text) for m in infos]
+        for info in infos:
+            fast = GAME.fast_apply(state, GAME.parse_move(state, info.text))
+            assert GAME.to_json(fast) == GAME.to_json(GAME.apply(state, info.text))

@@ -178,12 +178,13 @@ def _played(options: dict, seed: int, texts: list[str]):
 
 def test_record_layout_and_replay() -> None:
     state = _played({"map": "dreiloch"}, 7, ["e2", "e8", "e1-e3", "i2"])
-    text = GAME.record(state, {"Rubin": "anna", "Perle": 'bo "b"', "Datum": "2026-11-30", "Ergebnis": "fake"})
+    headers = {"Rubin": "anna", "Perle": 'bo "b"', "Datum": "2026-11-30", "Ergebnis": "fake", "result": "1-0"}
+    text = GAME.record(state, headers)
     lines = text.splitlines()
     assert lines[0] == '[Spiel "Battlehexagon"]'
     assert '[Karte "dreiloch"]' in lines and '[Endregel "auffuellen"]' in lines and '[Seed "7"]' in lines
     assert '[Rubin "anna"]' in lines and '[Perle "bo \\"b\\""]' in lines and '[Datum "2026-11-30"]' in lines
-    assert '[Ergebnis "*"]' in lines and '[Ergebnis "fake"]' not in lines
+    assert '[Ergebnis "*"]' in lines and '[Ergebnis "fake"]' not in lines and '[result "1-0"]' not in lines
     assert lines[-2:] == ["1. e2 e8", "2. e1-e3 i2"]
     again = GAME.parse_record(text)
     assert GAME.to_json(again) == GAME.to_json(state)

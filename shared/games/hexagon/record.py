@@ -51,6 +51,8 @@ ENGINE_KEYS = (
     "GrundText",
     "Stand",
 )
+# the engine writes these itself, so a caller's own (e.g. a stale "result") is left out
+_ENGINE_KEYS_EN = {"game", "options", "map", "map_seed", "end_rule", "seed", "start", "result", "reason", "score"}
 _HEADER_RE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]$')
 _TOKEN_RE = re.compile(r"—\s*setzt\s+aus|--\s*setzt\s+aus|\S+")
 _RESULTS = {"1-0", "0-1", "½-½", "1/2-1/2", "*"}
@@ -82,7 +84,7 @@ def record(state: State, headers: dict[str, str] | None) -> str:
         lines.append(f"[Start {_quote(setup.start)}]")
     for name, value in (headers or {}).items():
         key = _key(name)
-        if key not in ENGINE_KEYS:
+        if key not in ENGINE_KEYS and key.lower() not in _ENGINE_KEYS_EN:
             lines.append(f"[{key} {_quote(str(value))}]")
     if outcome is None:
         lines.append('[Ergebnis "*"]')
