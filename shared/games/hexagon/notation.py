@@ -18,7 +18,8 @@ jump, and ``pass``, ``--``, ``—`` or ``setzt aus`` are read as a pass.
 2. the side to move, ``r`` (Rubin) or ``p`` (Perle);
 3. the clock: moves in a row without a clone so far (0–99; the 50-move rule).
 
-The end rule is not part of the position; it comes with the options.
+The end rule is not part of the position; it comes with the options.  Nor is the
+list of earlier positions: a game begun from a position counts repetitions from there.
 """
 
 from __future__ import annotations
