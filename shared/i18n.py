@@ -52,6 +52,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "de": "Die Anfrage muss gültiges JSON (ein Objekt) enthalten.",
         "en": "The request must contain valid JSON (an object).",
     },
+    "unknown_route": {
+        "de": "Unbekannte Adresse oder Methode: {path}",
+        "en": "Unknown address or method: {path}",
+    },
     "internal_error": {
         "de": "Interner Fehler. Bitte versuche es noch einmal.",
         "en": "Internal error. Please try again.",

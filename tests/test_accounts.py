@@ -186,3 +186,13 @@ def test_bad_json_bodies_get_400_with_a_message(lobby, body):  # noqa: F811
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] in {"bad_json", "wrong_type", "missing_field"} and error["message"]
+
+
+def test_api_errors_are_json_for_unknown_routes_wrong_methods_and_huge_bodies(lobby):  # noqa: F811
+    unknown = requests.post(f"{lobby.url}/api/nothing", json={}, timeout=10)
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "unknown_route"
+    wrong_method = requests.get(f"{lobby.url}/api/login", timeout=10)
+    assert wrong_method.status_code == 405 and wrong_method.json()["error"]["code"] == "unknown_route"
+    huge = requests.post(f"{lobby.url}/api/login", json={"name": "x" * 200_000, "password": "y"}, timeout=10)
+    assert huge.status_code == 413
+    assert huge.json()["error"]["code"] == "payload_too_large" and "Byte" in huge.json()["error"]["message"]

@@ -73,11 +73,14 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
     def protocol_error(err: ProtocolError):  # noqa: ANN202
         return _error(err.code, **err.params)
 
-    @bp.errorhandler(HTTPException)
+    @bp.app_errorhandler(HTTPException)
     def http_error(err: HTTPException):  # noqa: ANN202
-        # e.g. 413 for an oversized body, 405 for a wrong method: same JSON shape.
-        code = "payload_too_large" if err.code == 413 else "bad_json"
-        return _error(code, err.code or 400, limit=request.max_content_length or 0)
+        # Under /api every failure answers in the same JSON shape (413 oversized body,
+        # 404 unknown route, 405 wrong method); elsewhere Flask's own page is fine.
+        if not request.path.startswith("/api/"):
+            return err
+        code = {413: "payload_too_large", 404: "unknown_route", 405: "unknown_route"}.get(err.code or 400, "bad_json")
+        return _error(code, err.code or 400, limit=request.max_content_length or 0, path=request.path[:60])
 
     @bp.get("/me")
     def me():  # noqa: ANN202
