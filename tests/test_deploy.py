@@ -7,8 +7,10 @@ What is checked
    runs offline.  KEDA objects are CRDs without a shipped schema; they are checked
    structurally (ScaledObject targets an existing worker Deployment whose Celery
    command consumes the Redis list the trigger watches).
-2. Compose and Kubernetes run the same Python entry points, with the same ports, and
-   pass every variable that production must set.
+2. Compose and Kubernetes run the same commands, on the ports ``shared/settings.py``
+   defaults to, with probes/healthchecks on /healthz, Services and Ingress/nginx routes
+   (sticky) to the right process, and every variable production must set (rule below).
+3. Each command compose runs really starts with the environment compose gives it.
 
 Rule for environment variables (derived from the code, so it keeps up with new ones)
 ----------------------------------------------------------------------------------
@@ -49,6 +51,7 @@ import requests
 import yaml
 
 from services.embedded import free_port
+from tests.stack import Infra
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
@@ -76,7 +79,7 @@ _OUR_COMMAND = re.compile(r"^(python3?\s+-m\s+(services|shared)\.|celery\s+-A\s+
 class EnvRead:
     name: str
     default: ast.expr | None  # the default expression; None when the read has none
-    has_default: bool  # os.environ.get("X") has no default expression but is safe (None = off)
+    safe_when_unset: bool  # False only for os.environ["X"]; os.environ.get("X") gives None, "off"
     where: str
 
 
@@ -193,7 +196,7 @@ def _literal_text(node: ast.expr) -> str:
 def is_required(reads: list[EnvRead]) -> bool:
     """See the module docstring: no default, or a default that only works on a laptop."""
     for read in reads:
-        if read.name in ALWAYS_REQUIRED or not read.has_default:
+        if read.name in ALWAYS_REQUIRED or not read.safe_when_unset:
             return True
         if read.default is not None and any(m in _literal_text(read.default).lower() for m in DEV_ONLY_MARKERS):
             return True
@@ -757,7 +760,7 @@ def _wait_started(process: subprocess.Popen, log: Path, url: str | None, deadlin
     return "did not become ready"
 
 
-def test_compose_commands_start_with_the_deploy_environment(infra, log_dir: Path) -> None:  # noqa: ANN001
+def test_compose_commands_start_with_the_deploy_environment(infra: Infra, log_dir: Path) -> None:
     """Each command of compose.yaml (the same as the Kubernetes ones), run with the environment
     compose gives it (spielcenter.env + the URLs, here of the test's PostgreSQL and Redis) and a
     free port: the migration exits 0, HTTP services answer /healthz with 200, workers say ready.
