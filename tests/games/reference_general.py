@@ -31,7 +31,7 @@ def adjacent(a, b):
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
-def from_position(text, max_quiet=200):
+def from_position(text, max_quiet_moves=200):
     """The engine's position text → reference state (play phase only)."""
     board_text, side, quiet, _ply = text.split()
     pieces = []  # (owner, square, rank, moved, scouted, revealed)
@@ -85,7 +85,7 @@ def from_position(text, max_quiet=200):
         "captured": captured,
         "to_move": 0 if side == "r" else 1,
         "quiet": int(quiet),
-        "max_quiet": max_quiet,
+        "max_quiet": max_quiet_moves,
         "history": [],
         "result": None,
     }
