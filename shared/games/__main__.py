@@ -52,8 +52,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "show":
         print(game.render(state))
         return 0
-    for depth in range(1, args.depth + 1):
-        print(depth, game.perft(state, depth), flush=True)
+    try:
+        for depth in range(1, args.depth + 1):
+            print(depth, game.perft(state, depth), flush=True)
+    except GameError as exc:  # e.g. Battlegeneral's setup phase has no perft: give --position
+        print(f"error: {exc.en}", file=sys.stderr)
+        return 2
     return 0
 
 
