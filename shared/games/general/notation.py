@@ -28,7 +28,10 @@ The repetition history is not part of a position; a position starts without one.
 
 Example: two Blitzkrieg setups facing each other, Red to move::
 
-    2n6m9o3/4h5j2a/2u3l4n/f4b6/2~~2~~2/2~~2~~2/J2N4U/B4J3U4/... r 0 0
+    abfbhnaluu/jabajnubsl/lnnabahajb/aohumghlon/2~~2~~2/2~~2~~2/NOLHGMUHOA/BJAHABANNL/LSBUNJABAJ/UULANHBFBA r 0 0
+
+(``python -m shared.games perft general --position "…" --depth 5``: 8, 63, 707,
+7914, 98086.)  A setup-phase position: ``10/10/10/10/2~~2~~2/2~~2~~2/10/10/10/M9 - 0 0 -``.
 """
 
 from __future__ import annotations
