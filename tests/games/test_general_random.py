@@ -163,6 +163,7 @@ def test_many_random_games():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)
 def test_ten_thousand_random_games():
     for seed in range(10_000):
         play_random(10_000 + seed, check_every=500 if seed % 10 else 60, with_reference=seed % 500 == 0)
