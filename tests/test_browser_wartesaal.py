@@ -76,6 +76,8 @@ def test_two_guests_see_each_other_and_chat_as_text(browser, lobby, tmp_path):  
         # Language switch: English texts at once, kept for the next visit on this device.
         anna.locator("nav.languages button[data-lang=en]").click()
         assert anna.get_by_test_id("chat-send").inner_text() == "Send"
+        assert "1,000 Taler" in anna.get_by_test_id("balance").inner_text()
+        assert anna.get_by_test_id("connection").inner_text() == ""  # no stale "Connecting …"
         anna.reload()
         anna.get_by_test_id("chat-send").wait_for()
         assert anna.get_by_test_id("chat-send").inner_text() == "Send"

@@ -3,7 +3,7 @@ import "./style.css";
 import { logout, me } from "./api";
 import { clear, el } from "./dom";
 import { credentialsForm, entryView } from "./entry";
-import { label, lang, setLang, t } from "./i18n";
+import { label, lang, onLangChange, setLang, t } from "./i18n";
 import { LANGUAGES, type User } from "./protocol";
 import { Wartesaal } from "./wartesaal";
 
@@ -21,6 +21,9 @@ const dialog = el("dialog", { class: "card", "data-testid": "register-dialog" })
 app.append(header, view, dialog);
 
 let wartesaal: Wartesaal | null = null;
+let currentUser: User | null = null;
+// Numbers are formatted per language: redraw the account line on a switch.
+onLangChange(() => showAccount(currentUser));
 
 function languageButton(code: (typeof LANGUAGES)[number]): HTMLButtonElement {
   const button = el("button", { type: "button", "data-lang": code, "aria-pressed": String(code === lang()) }, code.toUpperCase());
@@ -34,6 +37,7 @@ function languageButton(code: (typeof LANGUAGES)[number]): HTMLButtonElement {
 }
 
 function showAccount(user: User | null): void {
+  currentUser = user;
   clear(account);
   if (!user) return;
   const balance = el("span", { class: "balance", "data-testid": "balance" }, `${user.balance.toLocaleString(lang())} `, label(el("span"), "taler"));

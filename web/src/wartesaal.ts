@@ -38,7 +38,7 @@ export class Wartesaal {
       el("aside", { class: "card here" }, label(el("h2"), "here"), this.players),
     );
     this.root.prepend(this.connection);
-    label(this.connection, "connecting");
+    this.showConnection("connecting");
     // The cookie authenticates the socket; ``auth`` only carries the language, read at every (re)connect.
     this.socket = io({ auth: (send) => send({ lang: lang() }) });
     this.listen();
@@ -82,8 +82,8 @@ export class Wartesaal {
   }
 
   private listen(): void {
-    this.socket.on("connect", () => clear(this.connection));
-    this.socket.on("disconnect", () => label(this.connection, "disconnected"));
+    this.socket.on("connect", () => this.showConnection(null));
+    this.socket.on("disconnect", () => this.showConnection("disconnected"));
     this.socket.on("connect_error", (error) => {
       // Refused (no valid session any more): back to the entry page.
       if ((error as Error & { data?: { code?: string } }).data?.code === "not_logged_in") {
@@ -138,6 +138,11 @@ export class Wartesaal {
         ),
       );
     }
+  }
+
+  private showConnection(state: "connecting" | "disconnected" | null): void {
+    // A fresh span each time: a cleared state must not come back on a language switch.
+    this.connection.replaceChildren(...(state ? [label(el("span"), state)] : []));
   }
 
   private showNotice(message: string): void {
