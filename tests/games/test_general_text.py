@@ -122,6 +122,11 @@ def test_malformed_positions(text):
     assert err.value.de and err.value.en
 
 
+def test_view_rejects_unknown_seat():
+    with pytest.raises(IllegalMove):
+        G.view(started(), 2)
+
+
 def test_half_finished_setup_position():
     st = G.from_position("10/10/10/10/2~~2~~2/2~~2~~2/10/10/M9/10 - 0 0 -")
     assert G.to_move(st) == (0, 1) and G.view(st, 0)["setup"]["own"] == {"a2": "10"}

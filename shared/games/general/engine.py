@@ -166,6 +166,8 @@ class GeneralGame(Game):
 
     # ---- views and text forms --------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        if seat not in (0, 1, None):
+            raise _illegal("bad_seat", "Unbekannter Sitz", "Unknown seat")
         movers = self.to_move(state)
         moves = [m.to_dict() for m in self.legal_moves(state, seat)] if seat is not None and seat in movers else []
         return build_view(state, seat, movers, moves)

@@ -10,6 +10,16 @@ in ``pieces`` (None when this seat may not know it), ``rank`` of a captured piec
 annotations of the move list (both ranks of a fight are public).  During setup a
 seat sees its own placement and of the opponent only whether it is ready — not how
 many pieces it placed, nor where.
+
+Keys: ``game``, ``phase`` (``setup``/``play``/``over``), ``seat``, ``to_move``,
+``options``, ``lakes``, ``moves`` (``[{text, effect}]`` when this seat may act; a play
+move's effect is ``{from, to, piece, path, attack, target}`` — ``attack`` says a fight
+happens, never how it ends), ``outcome``; in setup ``setup`` = ``{ready, own,
+next_piece, remaining, standard_setups}``; in play ``pieces`` =
+``[{id, owner, square, moved, scouted, revealed, rank}]``, ``captured`` (per seat
+``[{id, rank}]``), ``history`` (move texts with fight annotations), ``last_move``
+(``{seat, id, from, to, fight}``), ``quiet_moves``, ``ply``; after the end also
+``start_position`` (both setups).
 """
 
 from __future__ import annotations
