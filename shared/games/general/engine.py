@@ -152,7 +152,7 @@ class GeneralGame(Game):
                 check_setup_move(state, seat, move)
             elif isinstance(move, int) and not isinstance(move, bool) and state.phase == PLAY:
                 if move not in fast.fast_moves(state):
-                    if not 0 <= move < 10000 or not 0 <= move % 100 < 100:
+                    if not 0 <= move < 10000:
                         raise BadNotation("bad_move", "Unbekannter Zug", "Unknown move")
                     check_play_move(state, move // 100, move % 100)
             else:
