@@ -114,6 +114,8 @@ def test_options_defaults_and_rejections() -> None:
 def test_seed_decides_everything_and_replay_is_exact() -> None:
     assert GAME.new_game({}, 8) == GAME.new_game({}, 8)
     assert GAME.new_game({}, 8).deck != GAME.new_game({}, 9).deck
+    huge = GAME.new_game({}, -(2**70))
+    assert GAME.from_json(json.loads(json.dumps(GAME.to_json(huge)))) == huge
     state = _random_state(21, 150)
     again = replay(0, 2, 21, GAME.history(state))
     assert again == state

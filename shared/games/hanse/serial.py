@@ -63,6 +63,12 @@ def _int(value: Any, low: int, high: int) -> int:
     return value
 
 
+def _seed(value: Any) -> int:
+    if type(value) is not int:
+        raise ValueError("a seed is an integer")
+    return value
+
+
 def check_state(state: State) -> None:
     """Raise ValueError unless the state's cards and tokens add up."""
     total = [state.market[k] + state.hands[0][k] + state.hands[1][k] for k in range(KINDS)]
@@ -100,7 +106,7 @@ def from_json(data: dict[str, Any]) -> State:
         state = State.__new__(State)
         state.first = _int(data["first"], 0, 1)
         state.seals_to_win = _int(data["seals_to_win"], 1, 3)
-        state.seed = _int(data["seed"], -(2**63), 2**63)
+        state.seed = _seed(data["seed"])
         state.round_no = _int(data["round_no"], 1, 10**6)
         state.phase = _int(data["phase"], 0, 2)
         state.turn = _int(data["turn"], 0, 1)
@@ -130,7 +136,7 @@ def from_json(data: dict[str, Any]) -> State:
                 raise ValueError("move text must be a string")
             history.append((_int(round_no, 1, 10**6), _int(seat, 0, 1), text, _ints(drawn), _int(rats, -1, 10)))
         state.history = tuple(history)
-        state.reshuffles = tuple((_int(a, 0, 10**9), _int(b, -(2**63), 2**63)) for a, b in data["reshuffles"])
+        state.reshuffles = tuple((_int(a, 0, 10**9), _seed(b)) for a, b in data["reshuffles"])
         if state.hands[0][HORSE] < 0 or state.hands[1][HORSE] < 0:
             raise ValueError("negative stable")
         check_state(state)
