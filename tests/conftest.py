@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.stack import CeleryWorker, Infra, ServiceProcess, start_infra
+
+_PRIVATE_BASETEMP: Path | None = None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Give every test session a temporary root of its own.
+
+    Several engineers' test runs share this machine and /tmp/pytest-of-<user>; a data
+    directory of a running session's embedded PostgreSQL vanished there mid-run.  A
+    private root (kept when tests fail, like pytest's default) cannot be touched by
+    another session.  An explicit --basetemp still wins.
+    """
+    global _PRIVATE_BASETEMP
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        _PRIVATE_BASETEMP = Path(tempfile.mkdtemp(prefix="spielcenter-pytest-"))
+        config.option.basetemp = str(_PRIVATE_BASETEMP)
+
+
+@pytest.hookimpl(trylast=True)  # after the session fixtures (PostgreSQL!) are torn down
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _PRIVATE_BASETEMP is not None and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+        shutil.rmtree(_PRIVATE_BASETEMP, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
