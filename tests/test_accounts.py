@@ -196,3 +196,16 @@ def test_api_errors_are_json_for_unknown_routes_wrong_methods_and_huge_bodies(lo
     huge = requests.post(f"{lobby.url}/api/login", json={"name": "x" * 200_000, "password": "y"}, timeout=10)
     assert huge.status_code == 413
     assert huge.json()["error"]["code"] == "payload_too_large" and "Byte" in huge.json()["error"]["message"]
+
+
+def test_failed_logins_from_one_address_are_throttled_across_names(lobby):  # noqa: F811
+    # Behind nginx the address comes from the last X-Forwarded-For entry.
+    address = f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.7"
+    attacker = requests.Session()
+    attacker.headers["X-Forwarded-For"] = f"1.2.3.4, {address}"
+    for _ in range(30):
+        assert post(attacker, f"{lobby.url}/api/login", name=unique_name(), password="rate1234").status_code == 401
+    assert post(attacker, f"{lobby.url}/api/login", name=unique_name(), password="rate1234").status_code == 429
+    other = requests.Session()
+    other.headers["X-Forwarded-For"] = "10.250.250.250"
+    assert post(other, f"{lobby.url}/api/login", name=unique_name(), password="rate1234").status_code == 401

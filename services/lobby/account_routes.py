@@ -41,6 +41,18 @@ def _error(code: str, status: int | None = None, **params: object) -> tuple[Resp
     return jsonify(body), status or _STATUS.get(code, 400)
 
 
+def _client_address() -> str:
+    """The player's address for the login throttle.
+
+    Behind nginx (deploy/nginx.conf) every request comes from the proxy, so one counter
+    would lock out everybody; the last X-Forwarded-For entry is the address nginx saw.
+    Without a proxy a client can fake that header, which only dodges the per-address
+    limit; the per-name limit still holds.
+    """
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    return forwarded.rsplit(",", 1)[-1].strip()[:64] or request.remote_addr or "unknown"
+
+
 def _off_hub(fn, *args):  # noqa: ANN001, ANN202
     """Run CPU-heavy argon2 in gevent's thread pool (argon2 releases the GIL), so the hub keeps serving sockets."""
     return gevent.get_hub().threadpool.apply(fn, args)
@@ -109,7 +121,7 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
     @bp.post("/login")
     def login():  # noqa: ANN202
         body = credentials()
-        name, address = body["name"].strip(), request.remote_addr or "unknown"
+        name, address = body["name"].strip(), _client_address()
         login_throttle.check(lobby.redis, name, address)
         account = accounts.authenticate(pool, name, body["password"], run_cpu=_off_hub)
         if account is None:
