@@ -171,6 +171,13 @@ def apply_move(me: int, opp: int, move: int, neighbours: np.ndarray) -> tuple[in
     return me, opp ^ turned
 
 
+def move_list(me: int, empty: int) -> list[int]:
+    """Clones and jumps of ``me`` as a Python list (same order as moves.generate)."""
+    out = np.empty(800, dtype=np.int64)  # per call: safe under threads; 61 stones x 12 jumps + 61 clones < 800
+    n = gen_moves(me, empty, NEIGHBOURS_NP, JUMPS_NP, out)
+    return out[:n].tolist()
+
+
 def perft(me: int, opp: int, playable: int, passes: bool, depth: int) -> int:
     """Leaf count from the side to move's view (no draw rules; see the module doc)."""
     if depth <= 0:
