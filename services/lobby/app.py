@@ -6,12 +6,13 @@ import logging
 import os
 import socket
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import redis
 from flask import Flask, Response, send_from_directory
 from flask_socketio import SocketIO
+from gevent.event import Event
 from psycopg_pool import ConnectionPool
 
 from shared import db, presence
@@ -19,6 +20,9 @@ from shared.health import health_blueprint, redis_check
 from shared.settings import Settings
 
 WEB_DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
+# Changes within this many seconds go out as one player list: a burst of joins (say,
+# after a restart, when every browser reconnects) costs one snapshot, not one per join.
+BROADCAST_COALESCE_SECONDS = 0.1
 
 
 @dataclass
@@ -30,13 +34,25 @@ class Lobby:
     presence: presence.ProcessPresence
     settings: Settings
     log: logging.Logger
+    _players_changed: Event = field(default_factory=Event)
 
     def broadcast_players(self) -> None:
-        """Send the current list to every Wartesaal page, on every lobby process."""
-        presence.announce(self.redis, self.socketio)
+        """Have the current list sent to every Wartesaal page, on every lobby process, shortly."""
+        self._players_changed.set()
 
     def start_background(self) -> None:
         self.socketio.start_background_task(self._heartbeat_loop)
+        self.socketio.start_background_task(self._broadcast_loop)
+
+    def _broadcast_loop(self) -> None:
+        while True:
+            self._players_changed.wait()
+            self.socketio.sleep(BROADCAST_COALESCE_SECONDS)
+            self._players_changed.clear()
+            try:
+                presence.announce(self.redis, self.socketio)
+            except Exception:
+                self.log.exception("player list broadcast failed")
 
     def _heartbeat_loop(self) -> None:
         interval = max(self.settings.presence_ttl_seconds / 3, 0.2)
@@ -52,7 +68,7 @@ class Lobby:
     def shutdown(self) -> None:
         try:
             self.presence.shutdown()
-            self.broadcast_players()
+            presence.announce(self.redis, self.socketio)  # now: the process is about to exit
         except Exception:
             self.log.exception("presence shutdown failed")
 
