@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
+import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -98,26 +98,17 @@ def test_perft_near_fifty_move_rule_and_repetition_matches_reference() -> None:
     assert GAME.perft(near, 3) < GAME.perft(GAME.new_game({}, 0), 3)
 
 
-def test_cli_perft_dreiloch_depth5_fast() -> None:
-    subprocess.run(  # first run may compile / fill the numba cache
-        [sys.executable, "-m", "shared.games", "perft", "hexagon", "--map", "dreiloch", "--depth", "2"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "shared.games", "perft", "hexagon", "--map", "dreiloch", "--depth", "5"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    elapsed = time.perf_counter() - started
+def test_cli_perft_dreiloch_depth5_under_two_seconds_of_cpu() -> None:
+    command = [sys.executable, "-m", "shared.games", "perft", "hexagon", "--map", "dreiloch", "--depth"]
+    subprocess.run([*command, "2"], cwd=ROOT, check=True, capture_output=True, timeout=120)  # fills the numba cache
+    # CPU time of the child, not wall time: the target is "2 s on one core", and the
+    # shared test machine may be busy with other work
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run([*command, "5"], cwd=ROOT, check=True, capture_output=True, text=True, timeout=120)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     assert done.stdout.split("\n")[4] == "5 15838161"
-    assert elapsed < 6  # target 2 s on an idle core; slack for a loaded shared machine
+    assert cpu < 2.0
 
 
 def test_numba_search_kernels_match_python_moves() -> None:
