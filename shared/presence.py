@@ -22,6 +22,11 @@ import redis
 
 from shared.schemas import PLAYER_STATUSES
 
+# The lobby's Socket.IO message-queue channel.  Its own, not Flask-SocketIO's default
+# "flask-socketio": the game service shares the Redis and the default namespace, and
+# a Wartesaal broadcast must not reach game pages (nor theirs the Wartesaal).
+LOBBY_CHANNEL = "sc-lobby"
+
 _JOIN = """
 local proc, uid, name, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 redis.call('ZADD', 'presence:procs', now, proc)
@@ -140,7 +145,7 @@ def announce(client: redis.Redis, emitter: object) -> None:
 
     ``emitter`` is anything with ``emit(event, data)``: the lobby's SocketIO, or in
     another service a write-only ``socketio.RedisManager(REDIS_URL,
-    channel="flask-socketio", write_only=True)``.
+    channel=LOBBY_CHANNEL, write_only=True)``.
     """
     emitter.emit("players", snapshot(client))
 

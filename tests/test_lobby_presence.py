@@ -72,7 +72,7 @@ def test_status_change_from_another_service_shows_live(lobby, infra, redis_clien
     emil = guest(lobby.url)
     emil_client = WartesaalClient(lobby.url, emil)
     # What the game service does when a game starts: mark the player and announce the list.
-    emitter = socketio.RedisManager(infra.redis_url, channel="flask-socketio", write_only=True)
+    emitter = socketio.RedisManager(infra.redis_url, channel=presence.LOBBY_CHANNEL, write_only=True)
     try:
         watcher.wait_players(lambda ps: emil.user["name"] in names(ps))
         presence.set_status(redis_client, emil.user["id"], "spielt")

@@ -8,5 +8,5 @@ HTTP (JSON; errors ``{"error": {"code", "message"}}``, language from the ``X-Lan
 Socket.IO (default namespace; events and payloads defined in ``shared/schemas.py``): the
 ``sc_session`` cookie (a ``shared.auth_token`` token) is required on connect, ``auth``
 may carry ``{"lang": "de"|"en"}``.  Broadcasts go through the Redis message queue
-(channel ``flask-socketio``), so any number of lobby processes form one Wartesaal.
+(channel ``shared.presence.LOBBY_CHANNEL``), so any number of lobby processes form one Wartesaal.
 """

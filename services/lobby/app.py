@@ -103,6 +103,7 @@ def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
         app,
         async_mode="gevent",
         message_queue=settings.redis_url,
+        channel=presence.LOBBY_CHANNEL,
         # Same origin only (the default); the client is served by this very service.
         max_http_buffer_size=1_000_000,
     )
