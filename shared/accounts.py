@@ -9,6 +9,7 @@ start capital as the first row of the Taler ledger (``shared.ledger``).
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +50,17 @@ class Account:
     guest: bool
 
 
+def normalize_name(name: str) -> str:
+    """``name`` as stored: outer blanks dropped, composed (NFC), so "ü" typed as u + ¨ is one letter."""
+    return unicodedata.normalize("NFC", name.strip())
+
+
+def _is_name_letter(c: str) -> bool:
+    # Latin letters only (with umlauts, ß, accents): Cyrillic or Greek look-alikes
+    # would let "Αnna" pose as "Anna".
+    return c.isalpha() and unicodedata.name(c, "").startswith("LATIN ")
+
+
 def name_key(name: str) -> str:
     """What makes two names "the same": case-insensitive, umlauts included."""
     return name.casefold()
@@ -60,8 +72,7 @@ def check_name(name: str) -> None:
         raise ProtocolError("name_too_short", limit=NAME_MIN_LENGTH)
     if len(name) > NAME_MAX_LENGTH:
         raise ProtocolError("name_too_long", limit=NAME_MAX_LENGTH)
-    # str.isalpha: "ä", "ß", "é" are letters; spaces, punctuation and emoji are not.
-    if not all(c.isalpha() or c in _NAME_EXTRA_CHARS for c in name):
+    if not all(_is_name_letter(c) or c in _NAME_EXTRA_CHARS for c in name):
         raise ProtocolError("name_bad_characters")
     if name_key(name).startswith(name_key(GUEST_PREFIX)):
         raise ProtocolError("name_reserved")
@@ -112,6 +123,7 @@ def register(
     pool: ConnectionPool, name: str, password: str, guest_id: int | None, run_cpu: CpuRunner = _direct
 ) -> Account:
     """A registered account named ``name``; the guest ``guest_id`` becomes it when given."""
+    name = normalize_name(name)
     check_name(name)
     check_password(password)
     password_hash = run_cpu(hash_password, password)
@@ -133,6 +145,7 @@ def register(
 
 def authenticate(pool: ConnectionPool, name: str, password: str, run_cpu: CpuRunner = _direct) -> Account | None:
     """The registered account ``name`` if ``password`` is its password."""
+    name = normalize_name(name)
     with pool.connection() as conn:
         row = conn.execute(
             "SELECT id, name, password_hash FROM users WHERE name_key = %s AND NOT is_guest", (name_key(name),)

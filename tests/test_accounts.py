@@ -68,6 +68,9 @@ def test_register_without_guest_session_creates_account(lobby, infra):  # noqa: 
         ("a" * 21, "name_too_long", "höchstens 20 Zeichen", "at most 20 characters"),
         ("Hans Wurst", "name_bad_characters", "Buchstaben (auch Umlaute), Ziffern", "letters (umlauts too), digits"),
         ("Hans!", "name_bad_characters", "nur Buchstaben", "only letters"),
+        ("Αnna", "name_bad_characters", "nur Buchstaben", "only letters"),  # Greek capital alpha
+        ("Ива́н", "name_bad_characters", "nur Buchstaben", "only letters"),
+        ("Spieler😀", "name_bad_characters", "nur Buchstaben", "only letters"),
         ("gast-12", "name_reserved", "für Gäste reserviert", "reserved for guests"),
     ],
 )
@@ -209,3 +212,13 @@ def test_failed_logins_from_one_address_are_throttled_across_names(lobby):  # no
     other = requests.Session()
     other.headers["X-Forwarded-For"] = "10.250.250.250"
     assert post(other, f"{lobby.url}/api/login", name=unique_name(), password="rate1234").status_code == 401
+
+
+def test_names_are_stored_composed_so_decomposed_umlauts_match(lobby):  # noqa: F811
+    suffix = uuid.uuid4().hex[:6]
+    decomposed, composed = f"Mu\u0308ller{suffix}", f"M\u00fcller{suffix}"
+    created = post(requests.Session(), f"{lobby.url}/api/register", name=f" {decomposed} ", password="geheim1234")
+    assert created.status_code == 201 and created.json()["user"]["name"] == composed
+    assert post(requests.Session(), f"{lobby.url}/api/register", name=composed, password="geheim1234").status_code == 409
+    assert post(requests.Session(), f"{lobby.url}/api/login", name=composed, password="geheim1234").status_code == 200
+    assert post(requests.Session(), f"{lobby.url}/api/login", name=decomposed, password="geheim1234").status_code == 200

@@ -113,15 +113,16 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
         current = account_from(request, settings, pool)
         if current is not None and not current.guest:
             raise ProtocolError("already_registered")
-        name = body["name"].strip()
-        account = accounts.register(pool, name, body["password"], current.id if current else None, run_cpu=_off_hub)
+        account = accounts.register(
+            pool, body["name"], body["password"], current.id if current else None, run_cpu=_off_hub
+        )
         event(lobby.log, "registered", user_id=account.id, from_guest=current is not None)
         return signed_in(account, 201 if current is None else 200)
 
     @bp.post("/login")
     def login():  # noqa: ANN202
         body = credentials()
-        name, address = body["name"].strip(), _client_address()
+        name, address = accounts.normalize_name(body["name"]), _client_address()
         login_throttle.check(lobby.redis, name, address)
         account = accounts.authenticate(pool, name, body["password"], run_cpu=_off_hub)
         if account is None:
