@@ -149,3 +149,22 @@ def test_guest_registers_in_the_page_then_logs_out_and_in(browser, lobby):  # no
         page.get_by_test_id("players").get_by_text(name).wait_for()
     finally:
         context.close()
+
+
+def test_chat_rate_limit_is_explained_on_the_page(browser, lobby):  # noqa: F811
+    from playwright.sync_api import expect
+
+    context, page = enter_as_guest(browser, lobby.url)
+    try:
+        chat_input = page.get_by_test_id("chat-input")
+        assert chat_input.get_attribute("maxlength") == "300"
+        for i in range(6):
+            chat_input.fill(f"Schnell {i}")
+            chat_input.press("Enter")
+        expect(page.get_by_test_id("chat-error")).to_have_text(
+            "Zu viele Nachrichten: höchstens 5 in 10 Sekunden. Bitte warte einen Moment."
+        )
+        page.get_by_test_id("message").filter(has_text="Schnell 4").wait_for()
+        assert page.get_by_test_id("message").filter(has_text="Schnell 5").count() == 0
+    finally:
+        context.close()
