@@ -48,10 +48,12 @@ def register_wartesaal(lobby: Lobby) -> None:
         REFUSED_EVENTS.labels(err.code).inc()
         emit("error", {"code": err.code, "message": text(err.code, lang, **err.params), "event": event_name})
 
-    def handles(event_name: str) -> Callable[[Callable[[Connection, dict], None]], None]:
+    Handler = Callable[[Connection, dict], None]
+
+    def handles(event_name: str) -> Callable[[Handler], Handler]:
         """Register ``fn(connection, payload)`` for ``event_name`` behind schema validation."""
 
-        def register(fn: Callable[[Connection, dict], None]) -> None:
+        def register(fn: Handler) -> Handler:
             def handler(*args: object) -> None:
                 try:
                     payload = validate_event(event_name, args)
@@ -60,6 +62,7 @@ def register_wartesaal(lobby: Lobby) -> None:
                     refuse(err, event_name)
 
             socketio.on_event(event_name, handler)
+            return fn
 
         return register
 
