@@ -27,6 +27,7 @@ def test_perft_standard_first_move_count() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_perft_depth4_matches_reference(layout: str) -> None:
     state = GAME.new_game({"layout": layout}, 1)

@@ -51,10 +51,6 @@ class BulletGame(Game):
     def from_position(self, text: str, options: dict[str, Any] | None = None, seed: int = 0) -> BulletState:
         opts = normalize(options)
         white, black, side, out, ply = parse_position(text)
-        if white & black:
-            raise BadNotation(
-                "bad_position", "Ungültige Stellung: Feld doppelt belegt", "Invalid position: cell used twice"
-            )
         if out[0] >= opts["win_target"] and out[1] >= opts["win_target"]:
             raise BadNotation(
                 "bad_position",
