@@ -21,13 +21,16 @@ from tests.stack import ROOT
 class SupervisorRun:
     """The supervisor as a subprocess with its output collected line by line."""
 
-    def __init__(self, run_dir: Path, services: str) -> None:
+    def __init__(self, run_dir: Path, services: str | None) -> None:
         self.run_dir = run_dir
         self.ports = {"LOBBY_PORT": free_port(), "GAME_PORT": free_port(), "RATING_PORT": free_port()}
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")}
         env.update({k: str(v) for k, v in self.ports.items()})
-        env.update(SPIELCENTER_RUN_DIR=str(run_dir), SPIELCENTER_SERVICES=services, AI_WORKER_CONCURRENCY="1",
-                   PYTHONUNBUFFERED="1")
+        env.update(SPIELCENTER_RUN_DIR=str(run_dir), AI_WORKER_CONCURRENCY="1", PYTHONUNBUFFERED="1")
+        env.pop("SPIELCENTER_SERVICES", None)
+        env.pop("PUBLIC_URL", None)
+        if services is not None:
+            env["SPIELCENTER_SERVICES"] = services
         self.lines: list[str] = []
         self.process = subprocess.Popen([sys.executable, "-m", "services.supervisor"], cwd=ROOT, env=env,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -130,10 +133,11 @@ def _stop(run: SupervisorRun) -> None:
 
 def test_supervisor_starts_restarts_and_stops_everything(tmp_path) -> None:
     run_dir = tmp_path / "run"
-    run = SupervisorRun(run_dir, "game,rating,worker")
+    run = SupervisorRun(run_dir, None)  # exactly what `make run` starts
     try:
-        run.wait_for_line("Spielcenter läuft / is running: game, rating, worker")
-        assert _healthy(run.ports["GAME_PORT"]) and _healthy(run.ports["RATING_PORT"])
+        run.wait_for_line("Spielcenter läuft / is running: lobby, game, rating, worker")
+        assert f"Open http://localhost:{run.ports['LOBBY_PORT']}" in run.lines
+        assert all(_healthy(port) for port in run.ports.values())
         redis_port = run.events("embedded Redis running")[0]["port"]
         postmaster = int((run_dir / "pg" / "postmaster.pid").read_text().split()[0])
         secret = run_dir / "secret_key"
@@ -151,8 +155,8 @@ def test_supervisor_starts_restarts_and_stops_everything(tmp_path) -> None:
 
         redis_pid = run.events("embedded Redis running")[0]["pid"]
         ours = _processes_in(_sessions(run))
-        expected = {run.process.pid, run.started_pid("game"), run.started_pid("rating"), run.started_pid("worker"),
-                    postmaster, redis_pid}
+        expected = {run.process.pid, run.started_pid("lobby"), run.started_pid("game"), run.started_pid("rating"),
+                    run.started_pid("worker"), postmaster, redis_pid}
         assert expected <= ours and len(ours) >= len(expected) + 4  # + Celery's pool child, PostgreSQL's helpers
         _stop(run)
     finally:
