@@ -114,7 +114,7 @@ def test_random_games_cross_checked_with_reference() -> None:
 
 def test_random_games_short() -> None:
     reasons = {}
-    for seed in range(200):
+    for seed in range(300):
         state = play_game(seed, with_reference=False)
         reasons[state.outcome.reason] = reasons.get(state.outcome.reason, 0) + 1
     assert reasons.get("siegziel", 0) > 0 and reasons.get("zuglimit", 0) > 0
