@@ -66,7 +66,9 @@ def start_redis(data_dir: Path, port: int | None = None) -> EmbeddedRedis:
         "--loglevel", "warning",
         "--logfile", str(data_dir / "redis.log"),
     ]
-    process = subprocess.Popen(args, stdin=subprocess.DEVNULL)
+    # Own session: a Ctrl-C in the terminal of `make run` must reach only the supervisor,
+    # which stops the services first and Redis last (PostgreSQL's pg_ctl does the same).
+    process = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -78,7 +78,8 @@ def _sessions(run: SupervisorRun) -> set[int]:
     and so does PostgreSQL's postmaster (pg_ctl calls setsid)."""
     pid_file = run.run_dir / "pg" / "postmaster.pid"
     postmaster = {int(pid_file.read_text().split()[0])} if pid_file.exists() else set()
-    return {run.process.pid} | {e["pid"] for e in run.events("started")} | postmaster
+    redis = {e["pid"] for e in run.events("embedded Redis running")}  # started with setsid too
+    return {run.process.pid} | {e["pid"] for e in run.events("started")} | postmaster | redis
 
 
 def _processes_in(sessions: set[int]) -> set[int]:
@@ -126,9 +127,14 @@ def _healthy(port: int) -> bool:
 
 
 def _stop(run: SupervisorRun) -> None:
-    run.process.send_signal(signal.SIGINT)
+    """Ctrl-C in a terminal: SIGINT to the whole foreground process group, not just the supervisor."""
+    os.killpg(run.process.pid, signal.SIGINT)
     assert run.process.wait(60) == 0
-    run.wait_for_line('"all stopped"', timeout=5)
+    stop_at = run.wait_for_line('"stop requested"', timeout=5)
+    run.wait_for_line('"all stopped"', timeout=5, after=stop_at)
+    # Every service shut down while PostgreSQL and Redis were still there: no errors on the way out.
+    errors = [line for line in run.lines[stop_at:] if line.startswith("{") and json.loads(line)["level"] == "error"]
+    assert errors == []
 
 
 def test_supervisor_starts_restarts_and_stops_everything(tmp_path) -> None:
