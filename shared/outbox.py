@@ -28,6 +28,9 @@ EVENT_STREAM = "sc:events"
 # Roughly how many entries the stream keeps; consumers ack within seconds, so this is
 # days of history for inspection while bounding Redis memory.
 STREAM_MAXLEN = 100_000
+# Dispatched rows are kept this long for inspection, then pruned by the relay.
+KEEP_DISPATCHED_DAYS = 7
+PRUNE_EVERY_S = 600
 
 
 def record(conn: psycopg.Connection, event_type: str, payload: dict[str, Any]) -> str:
@@ -72,6 +75,20 @@ def relay_batch(pool: ConnectionPool, client: redis.Redis, limit: int = 100) -> 
     return len(rows)
 
 
+def prune_dispatched(pool: ConnectionPool, older_than_days: float = KEEP_DISPATCHED_DAYS) -> int:
+    """Delete rows dispatched more than ``older_than_days`` ago; return how many.
+
+    Dispatched rows are only history by then (the stream has delivered them);
+    undispatched rows are never deleted, however old.
+    """
+    with pool.connection() as conn:
+        cur = conn.execute(
+            "DELETE FROM outbox WHERE dispatched_at < now() - make_interval(secs => %s)",
+            (older_than_days * 86400,),
+        )
+        return cur.rowcount
+
+
 def run_relay(
     pool: ConnectionPool,
     client: redis.Redis,
@@ -79,9 +96,13 @@ def run_relay(
     interval: float = 0.5,
     sleep: Callable[[float], None] = time.sleep,
 ) -> None:
-    """Relay forever: drain while there is work, otherwise poll every ``interval`` s."""
+    """Relay forever: drain while there is work, otherwise poll every ``interval`` s; prune now and then."""
+    next_prune = time.monotonic()
     while True:
         try:
+            if time.monotonic() >= next_prune:
+                prune_dispatched(pool)
+                next_prune = time.monotonic() + PRUNE_EVERY_S
             if relay_batch(pool, client) > 0:
                 continue
         except Exception as exc:  # PG or Redis away: keep the row, try again later

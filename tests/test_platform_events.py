@@ -142,3 +142,30 @@ def _acked_through(infra: Infra, entry_id: str) -> bool:
 def _stream_order(entry_id: str) -> tuple[int, int]:
     millis, seq = entry_id.split("-")
     return int(millis), int(seq)
+
+
+def test_relay_prunes_old_dispatched_rows_only(infra) -> None:
+    from shared.db import make_pool
+
+    with _db(infra) as conn:
+        old_sent, old_unsent, fresh_sent = (
+            conn.execute(
+                "INSERT INTO outbox (type, payload, created_at, dispatched_at) VALUES ('test_prune', '{}', %s, %s)"
+                " RETURNING event_id::text AS id",
+                (created, dispatched),
+            ).fetchone()["id"]
+            for created, dispatched in (
+                ("2026-01-01", "2026-01-01"),
+                ("2026-01-01", None),
+                ("now", "now"),
+            )
+        )
+    pool = make_pool(infra.database_url, max_size=1)
+    try:
+        assert outbox.prune_dispatched(pool, older_than_days=7) >= 1
+    finally:
+        pool.close()
+    with _db(infra) as conn:
+        left = {r["id"] for r in conn.execute("SELECT event_id::text AS id FROM outbox WHERE type = 'test_prune'")}
+        conn.execute("DELETE FROM outbox WHERE type = 'test_prune'")  # the undispatched one would reach the stream
+    assert left == {old_unsent, fresh_sent}
