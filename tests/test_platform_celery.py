@@ -37,3 +37,18 @@ def test_tasks_are_routed_by_name() -> None:
     assert conf.task_acks_late and conf.task_reject_on_worker_lost and conf.worker_prefetch_multiplier == 1
     assert conf.broker_transport_options["visibility_timeout"] == conf.visibility_timeout
     assert conf.result_backend_transport_options["visibility_timeout"] == conf.visibility_timeout
+
+
+def test_worker_modules_stay_free_of_gevent() -> None:
+    """The prefork worker must not import the services' gevent entry points (or gevent at all)."""
+    import subprocess
+    import sys
+
+    from tests.stack import ROOT
+
+    probe = ("import sys, services.ai_worker.app, services.ai_worker.ping; "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'gevent' or m.endswith('__main__')"
+             " and m != '__main__'))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                         check=True).stdout.strip()
+    assert out == "[]"

@@ -169,3 +169,34 @@ def test_relay_prunes_old_dispatched_rows_only(infra) -> None:
         left = {r["id"] for r in conn.execute("SELECT event_id::text AS id FROM outbox WHERE type = 'test_prune'")}
         conn.execute("DELETE FROM outbox WHERE type = 'test_prune'")  # the undispatched one would reach the stream
     assert left == {old_unsent, fresh_sent}
+
+
+@pytest.mark.slow
+def test_many_events_survive_repeated_consumer_crashes_exactly_once(infra, log_dir, game_service) -> None:
+    """`make proof`: 300 events while the rating service is SIGKILLed at arbitrary moments, 6 times."""
+    import random
+
+    rng = random.Random(20261130)
+    name = f"rating-chaos-{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(infra.database_url, row_factory=dict_row) as conn, conn.transaction():
+        ids = [outbox.record(conn, "game_finished", {"game_id": f"chaos-{i}", "game": "bullet"}) for i in range(300)]
+    for _ in range(6):
+        service = _rating(infra, log_dir, EVENT_CONSUMER_NAME=name).start()
+        time.sleep(rng.uniform(0.05, 0.8))
+        service.kill()
+    with _rating(infra, log_dir, EVENT_CONSUMER_NAME=name):
+        def all_applied() -> bool:
+            with _db(infra) as conn:
+                return conn.execute("SELECT count(*) AS n FROM rating_finished_games WHERE event_id = ANY(%s::uuid[])",
+                                    (ids,)).fetchone()["n"] == len(ids)
+
+        _wait(all_applied, 60, "every event to be applied")
+        _wait(lambda: not _pending_ids(infra), 20, "nothing left pending")
+    with _db(infra) as conn:
+        per_event = conn.execute(
+            "SELECT (SELECT count(*) FROM processed_events p WHERE p.consumer = %s AND p.event_id = e) AS processed,"
+            "       (SELECT count(*) FROM rating_finished_games r WHERE r.event_id = e) AS applied"
+            " FROM unnest(%s::uuid[]) AS e",
+            (GROUP, ids),
+        ).fetchall()
+    assert {(row["processed"], row["applied"]) for row in per_event} == {(1, 1)}
