@@ -3,8 +3,9 @@
 ``python -m bench.engine_hexagon`` prints one JSON object; ``bench/engines.py`` calls
 :func:`run`.  Figures:
 
-* ``perft`` — per map, depth-5 leaf count from the start, seconds and leaves/s (numba);
-* ``perft_python_d3`` — the same in the plain-Python path (draw rules on), klassisch;
+* ``perft`` — per map, depth-5 leaf count from the start, seconds and leaves/s (numba),
+  and klassisch at depth 6;
+* ``perft_python_d4`` — depth 4 in the plain-Python path (draw rules on), klassisch;
 * ``playouts`` — random games through ``GAME.fast_moves`` / ``GAME.fast_apply`` (the
   computer opponents' API): moves applied per second, and the same through the checked
   ``GAME.apply`` with move text;
@@ -75,8 +76,15 @@ def run() -> dict[str, Any]:
             "seconds": round(seconds, 4),
             "leaves_per_second": round(leaves / seconds),
         }
-    leaves, seconds = _timed(lambda: _slow_perft(game.new_game({}, 1), 3))
-    slow = {"depth": 3, "leaves": leaves, "seconds": round(seconds, 4), "leaves_per_second": round(leaves / seconds)}
+    leaves, seconds = _timed(lambda: game.perft(game.new_game({}, 1), 6))
+    perft["klassisch_d6"] = {
+        "depth": 6,
+        "leaves": leaves,
+        "seconds": round(seconds, 4),
+        "leaves_per_second": round(leaves / seconds),
+    }
+    leaves, seconds = _timed(lambda: _slow_perft(game.new_game({}, 1), 4))
+    slow = {"depth": 4, "leaves": leaves, "seconds": round(seconds, 4), "leaves_per_second": round(leaves / seconds)}
     _, cli_seconds = _timed(
         lambda: subprocess.run(
             [sys.executable, "-m", "shared.games", "perft", "hexagon", "--map", "dreiloch", "--depth", "5"],
@@ -87,7 +95,7 @@ def run() -> dict[str, Any]:
     )
     return {
         "perft": perft,
-        "perft_python_d3": slow,
+        "perft_python_d4": slow,
         "playouts": {"fast_api": _playouts(200, checked=False), "checked_text_api": _playouts(50, checked=True)},
         "cli_dreiloch_d5_seconds": round(cli_seconds, 3),
     }
