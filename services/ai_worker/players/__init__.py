@@ -17,3 +17,4 @@ from types import ModuleType
 PLAYERS: dict[str, ModuleType] = {}
 PLAYERS["hexagon"] = importlib.import_module("services.ai_worker.players.hexagon")
 PLAYERS["bullet"] = importlib.import_module("services.ai_worker.players.bullet")
+PLAYERS["general"] = importlib.import_module("services.ai_worker.players.general")

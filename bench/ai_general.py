@@ -1,0 +1,152 @@
+"""Battlegeneral computer opponents: Stark's speed and a direct mini-ladder.
+
+``run(games, budget_s)`` returns a dict, ``python -m bench.ai_general [games] [budget_s]``
+prints it as JSON.  In process, no Celery.  Figures:
+
+* ``stark``: sampled positions searched per second (each sample = every root move
+  answered by every enemy reply, two plies), nodes (positions made) per second, mean
+  samples per move, and the share of moves answered within ``budget_s`` + 10 %.
+* ``ladder``: Stark vs Mittel and Mittel vs Leicht, ``games`` each, colours
+  alternating, setups drawn by the players themselves (20 computer setups, mirrored
+  half of the time).  A game still running after ``MAX_PLIES`` is adjudicated by
+  material (the evaluation of :mod:`services.ai_worker.players.general_search` on the
+  true position, a margin of at least ``ADJUDICATION_MARGIN`` units wins, else a draw);
+  the report counts how many games were adjudicated.  Score share of the stronger
+  side: a win 1, a draw ½.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from typing import Any
+
+from services.ai_worker.players import general as player
+from services.ai_worker.players.general_belief import read_belief
+from services.ai_worker.players.general_search import evaluate, flag_ids
+from shared.games import get_game
+
+GAME = get_game("general")
+MAX_PLIES = 400
+ADJUDICATION_MARGIN = 3.0
+
+
+def play_game(strengths: tuple[str, str], budget_s: float, seed: int, max_plies: int = MAX_PLIES) -> dict[str, Any]:
+    """One game, seat 0 playing ``strengths[0]``; returns winner (None = draw) and stats."""
+    rng = random.Random(seed)
+    state = GAME.new_game({}, seed)
+    for seat in (0, 1):
+        while seat in GAME.to_move(state):
+            view = GAME.view(state, seat)
+            state = GAME.apply(state, player.choose_move(view, strengths[seat], time.monotonic() + budget_s, rng), seat)
+    times: list[float] = []
+    plies = 0
+    while GAME.outcome(state) is None and plies < max_plies:
+        seat = GAME.to_move(state)[0]
+        view = GAME.view(state, seat)
+        started = time.monotonic()
+        text = player.choose_move(view, strengths[seat], started + budget_s, rng)
+        if strengths[seat] == "stark":
+            times.append(time.monotonic() - started)
+        state = GAME.apply(state, text, seat)
+        plies += 1
+    outcome = GAME.outcome(state)
+    adjudicated = outcome is None
+    if outcome is None:
+        margin = evaluate(state, 0, flag_ids(state))
+        winner = 0 if margin >= ADJUDICATION_MARGIN else 1 if margin <= -ADJUDICATION_MARGIN else None
+    else:
+        winner = outcome.winner
+    return {"winner": winner, "plies": plies, "adjudicated": adjudicated, "stark_times": times}
+
+
+def ladder(strong: str, weak: str, games: int, budget_s: float, seed: int = 1) -> dict[str, Any]:
+    score = 0.0
+    adjudicated = 0
+    plies = 0
+    for game in range(games):
+        strong_seat = game % 2
+        strengths = (strong, weak) if strong_seat == 0 else (weak, strong)
+        result = play_game(strengths, budget_s, seed * 1000 + game)
+        adjudicated += result["adjudicated"]
+        plies += result["plies"]
+        if result["winner"] is None:
+            score += 0.5
+        elif result["winner"] == strong_seat:
+            score += 1.0
+    return {
+        "pairing": f"{strong} vs {weak}",
+        "games": games,
+        "strong_score_share": round(score / games, 3) if games else None,
+        "adjudicated": adjudicated,
+        "mean_plies": round(plies / games, 1) if games else None,
+    }
+
+
+def stark_speed(budget_s: float, positions: int = 6, seed: int = 3) -> dict[str, Any]:
+    """Samples and nodes per second of Stark's search from positions of a real game."""
+    from services.ai_worker.players.general_search import pimc
+
+    rng = random.Random(seed)
+    state = GAME.new_game({}, seed)
+    for seat in (0, 1):
+        while seat in GAME.to_move(state):
+            state = GAME.apply(
+                state, player.choose_move(GAME.view(state, seat), "stark", time.monotonic() + 1, rng), seat
+            )
+    samples = 0
+    nodes = 0
+    seconds = 0.0
+    within = 0
+    per_move = []
+    for _ in range(positions):
+        if GAME.outcome(state) is not None:
+            break
+        seat = GAME.to_move(state)[0]
+        view = GAME.view(state, seat)
+        belief = read_belief(view)
+        moves = [player._move_int(m["text"]) for m in view["moves"]]
+        started = time.monotonic()
+        _values, done, made = pimc(belief, moves, player._template(view), started + budget_s, rng)
+        took = time.monotonic() - started
+        nodes += made
+        samples += done
+        seconds += took
+        per_move.append(done)
+        within += took <= budget_s * 1.1
+        state = GAME.apply(state, player.choose_move(view, "mittel", time.monotonic() + 1, rng), seat)
+        for _ in range(6):  # a few Mittel moves so the positions differ
+            if GAME.outcome(state) is not None:
+                break
+            s = GAME.to_move(state)[0]
+            state = GAME.apply(state, player.choose_move(GAME.view(state, s), "mittel", time.monotonic() + 1, rng), s)
+    return {
+        "budget_s": budget_s,
+        "samples_per_second": round(samples / seconds, 1) if seconds else None,
+        "nodes_per_second": round(nodes / seconds) if seconds else None,
+        "mean_samples_per_move": round(samples / len(per_move), 1) if per_move else None,
+        "depth_plies": 2,
+        "within_budget_share": round(within / len(per_move), 3) if per_move else None,
+    }
+
+
+def run(games: int, budget_s: float) -> dict[str, Any]:
+    started = time.monotonic()
+    stark_vs_mittel = ladder("stark", "mittel", games, budget_s)
+    mittel_vs_leicht = ladder("mittel", "leicht", games, budget_s)
+    return {
+        "game": "general",
+        "budget_s": budget_s,
+        "max_plies_before_adjudication": MAX_PLIES,
+        "stark": stark_speed(budget_s),
+        "ladder": [stark_vs_mittel, mittel_vs_leicht],
+        "seconds": round(time.monotonic() - started, 1),
+    }
+
+
+if __name__ == "__main__":
+    games_arg = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    budget_arg = float(sys.argv[2]) if len(sys.argv) > 2 else 0.1
+    print(json.dumps(run(games_arg, budget_arg), indent=2))

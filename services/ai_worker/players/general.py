@@ -1,0 +1,198 @@
+"""The Battlegeneral computer opponent: setup, three strengths, analysis for reviews.
+
+It reads only the seat's view (``GAME.view(state, seat)``): it never knows the
+enemy's ranks beyond what moves and fights showed (:mod:`.general_belief`).
+
+* Setup: one of the 20 computer setups (``setups.computer_setups()``), mirrored half
+  of the time, then ``fertig``.
+* Leicht: half of its moves at random, the rest Mittel's judgement with a lot of noise.
+* Mittel: one move deep with what it knows: attacks a piece whose possible ranks make
+  the fight pay on average (a revealed weaker piece above all), keeps away from
+  revealed stronger pieces and steps out of their reach, otherwise advances.
+* Stark: samples full positions from the belief and searches each two plies deep
+  (:mod:`.general_search`), picking the best average; ~1.5 s per move in play.
+
+Values (``analyse``, ``value_of``) are in material units (Aufklärer 1, Feldmarschall 10,
+Fahne ±100), averaged over the sampled positions.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from services.ai_worker.players.general_belief import Belief, read_belief
+from services.ai_worker.players.general_search import VALUE, pimc
+from shared.games.general import state as general_state
+from shared.games.general.board import NEIGHBOURS, parse_square
+from shared.games.general.pieces import (
+    ATTACKER_WINS,
+    BOTH_LOSE,
+    MARSHAL,
+    MOVABLE_MAX,
+    SCOUT,
+    SPY,
+    fight,
+)
+from shared.games.general.setups import computer_setups
+
+STRENGTHS = ("leicht", "mittel", "stark")
+LEICHT_RANDOM_SHARE = 0.5
+LEICHT_NOISE = 3.0
+MITTEL_NOISE = 0.05
+
+# Review colours in material units given up: ~1 is an Aufklärer or a tempo of
+# positional value (yellow), 3 is a Hauptmann or a needlessly lost Spion (red).
+REVIEW_THRESHOLDS: tuple[float, float] = (1.0, 3.0)
+
+
+def _legal_texts(view: dict[str, Any]) -> list[str]:
+    return [m["text"] for m in view.get("moves") or []]
+
+
+def _move_int(text: str) -> int:
+    frm, to = text.split("-")
+    return parse_square(frm) * 100 + parse_square(to)
+
+
+def _setup_move(view: dict[str, Any], rng: random.Random) -> str:
+    setup = view["setup"]
+    if len(setup["own"] or {}) == 40:
+        return "fertig"
+    name = rng.choice(computer_setups())
+    return f"aufstellung {name}" + (" gespiegelt" if rng.random() < 0.5 else "")
+
+
+def _attack_value(belief: Belief, attacker_rank: int, target_square: int) -> float:
+    """Expected material swing of attacking the enemy piece on ``target_square``."""
+    piece = next(p for p in belief.enemies if p.square == target_square)
+    expected = 0.0
+    for rank, p in belief.marginals(piece).items():
+        result = fight(attacker_rank, rank)
+        if result == ATTACKER_WINS:
+            expected += p * (VALUE[rank] if rank != 12 else 100.0)
+        elif result == BOTH_LOSE:
+            expected += p * (VALUE[rank] - VALUE[attacker_rank])
+        else:
+            expected -= p * VALUE[attacker_rank]
+    return expected
+
+
+def _threat(belief: Belief, square: int, my_rank: int, exclude: int = -1) -> float:
+    """How much ``my_rank`` standing on ``square`` risks from adjacent enemies whose
+    rank is known (revealed) and beats it; unknown moved neighbours count a little."""
+    risk = 0.0
+    enemy_at = {p.square: p for p in belief.enemies}
+    for neighbour in NEIGHBOURS[square]:
+        piece = enemy_at.get(neighbour)
+        if piece is None or neighbour == exclude:
+            continue
+        if piece.rank is not None:
+            if piece.rank <= MOVABLE_MAX and fight(piece.rank, my_rank) == ATTACKER_WINS:
+                risk = max(risk, VALUE[my_rank])
+        elif piece.moved and my_rank >= 7:
+            risk = max(risk, 0.15 * VALUE[my_rank])
+    return risk
+
+
+def _heuristic_scores(belief: Belief, moves: list[int]) -> dict[int, float]:
+    """Mittel's one-move judgement of each move (see the module docstring)."""
+    enemy_squares = {p.square for p in belief.enemies}
+    forward = 1 if belief.seat == 0 else -1
+    scores = {}
+    for move in moves:
+        frm, to = divmod(move, 100)
+        rank = belief.own[frm]
+        if to in enemy_squares:
+            score = _attack_value(belief, rank, to)
+        else:
+            score = _threat(belief, frm, rank) - _threat(belief, to, rank)
+            advance = (to // 10 - frm // 10) * forward
+            score += 0.1 * advance if rank < 8 and rank != SPY else 0.02 * advance
+            if rank == SCOUT and abs(to - frm) not in (1, 10):
+                score -= 0.05  # scouting runs only when nothing better is on
+            if rank in (MARSHAL, SPY) and advance > 0:
+                score -= 0.1
+        scores[move] = score
+    return scores
+
+
+def _noisy_best(scores: dict[int, float], rng: random.Random, noise: float) -> int:
+    return max(scores, key=lambda m: scores[m] + rng.gauss(0.0, noise))
+
+
+def _template(view: dict[str, Any]) -> general_state.State:
+    return general_state.new_setup_state(view["options"], 0)
+
+
+def choose_move(
+    view: dict[str, Any],
+    strength: str,
+    deadline: float,
+    rng: random.Random,
+    max_samples: int | None = None,
+) -> str:
+    """A legal move text for the seat of ``view`` by ``deadline`` (time.monotonic()).
+
+    ``max_samples`` (Stark only) fixes the number of sampled positions instead of the
+    clock, so a test gets the same move from the same rng on any machine."""
+    if strength not in STRENGTHS:
+        raise ValueError(f"unknown strength {strength!r}")
+    texts = _legal_texts(view)
+    if not texts:
+        raise ValueError("no legal move in this view")
+    if view["phase"] == "setup":
+        text = _setup_move(view, rng)
+        return text if text in texts else texts[0]
+    if len(texts) == 1 or time.monotonic() >= deadline:
+        return texts[0]
+    belief = read_belief(view)
+    moves = [_move_int(t) for t in texts]
+    by_int = dict(zip(moves, texts, strict=True))
+    if strength == "leicht":
+        if rng.random() < LEICHT_RANDOM_SHARE:
+            return rng.choice(texts)
+        return by_int[_noisy_best(_heuristic_scores(belief, moves), rng, LEICHT_NOISE)]
+    if strength == "mittel":
+        return by_int[_noisy_best(_heuristic_scores(belief, moves), rng, MITTEL_NOISE)]
+    values, _samples, _nodes = pimc(belief, moves, _template(view), deadline, rng, max_samples)
+    if not values:
+        return by_int[max(moves, key=_heuristic_scores(belief, moves).get)]
+    return by_int[max(moves, key=values.get)]
+
+
+def _all_values(view: dict[str, Any], deadline: float, rng: random.Random, max_samples: int | None) -> dict[str, float]:
+    texts = _legal_texts(view)
+    if not texts or view["phase"] != "play":
+        return {}
+    belief = read_belief(view)
+    moves = [_move_int(t) for t in texts]
+    values, _samples, _nodes = pimc(belief, moves, _template(view), deadline, rng, max_samples)
+    if not values:
+        # Out of time before one sample finished: the one-move judgement, same unit.
+        values = _heuristic_scores(belief, moves)
+    return {text: values[move] for move, text in zip(moves, texts, strict=True)}
+
+
+def analyse(
+    view: dict[str, Any], deadline: float, rng: random.Random, limit: int = 5, max_samples: int | None = None
+) -> list[tuple[str, float]]:
+    """Stark's values of the legal moves, best first (at most ``limit``)."""
+    values = _all_values(view, deadline, rng, max_samples)
+    ranked = sorted(values.items(), key=lambda item: -item[1])
+    return [(text, round(value, 3)) for text, value in ranked[:limit]]
+
+
+def value_of(
+    view: dict[str, Any], move_text: str, deadline: float, rng: random.Random, max_samples: int | None = None
+) -> float:
+    """Stark's value of one legal move, comparable with :func:`analyse` under the same
+    rng seed and sample count (the same sampled positions are searched)."""
+    if view["phase"] != "play":
+        return 0.0  # setup moves are not weighed
+    values = _all_values(view, deadline, rng, max_samples)
+    key = move_text.split("(")[0].strip().replace("x", "-")
+    if key not in values:
+        raise ValueError(f"not a legal move here: {move_text!r}")
+    return round(values[key], 3)
