@@ -1,0 +1,214 @@
+"""The ``games`` rows of the tables: creating, loading and writing them.
+
+Everything here runs on the caller's connection and inside the caller's transaction,
+so the lobby can debit both stakes in the same transaction that creates the game,
+and the game service can write a move and the outbox event of a finished game
+together.  Loading with ``lock=True`` takes the table's row lock (``FOR UPDATE``):
+the one thing that keeps two moves on one table from racing, whichever game-service
+process handles them.
+
+A table replays exactly from ``(game, options, seed, moves, move_seats)`` (see
+migration 0003); ``move_times`` (ms per move), ``remaining_ms`` and
+``turn_started_at`` let any process recompute the clocks after a restart.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from shared.clock import Clock, initial_quota_ms
+from shared.games import get_game
+
+MODES = ("wartesaal", "computer", "same_device")
+STRENGTHS = ("leicht", "mittel", "stark")
+
+_COLUMNS = (
+    "id, game, options, seed, seat0_user_id, seat1_user_id, mode, strength, base_ms, inc_ms, rated, stake,"
+    " moves, move_seats, move_times, remaining_ms, lag_quota_ms, turn_started_at, version, draw_offer,"
+    " takeback_offer, status, result, created_at, finished_at"
+)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One ``games`` row as the table code reads it."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seats: tuple[int | None, int | None]  # user ids; None is the computer
+    mode: str
+    strength: str | None
+    clock: Clock | None
+    rated: bool
+    stake: int
+    moves: list[str]
+    move_seats: list[int | None]
+    move_times: list[int]
+    remaining_ms: list[int] | None
+    lag_quota_ms: list[int]
+    turn_started_at: dt.datetime
+    version: int
+    draw_offer: int | None
+    takeback_offer: int | None
+    status: str
+    result: dict[str, Any] | None
+    created_at: dt.datetime
+    finished_at: dt.datetime | None
+
+    @property
+    def running(self) -> bool:
+        return self.status == "running"
+
+    def seats_of(self, user_id: int) -> list[int]:
+        """The seats ``user_id`` holds (both at a same-device table)."""
+        return [seat for seat, uid in enumerate(self.seats) if uid == user_id]
+
+
+def _row(data: dict[str, Any]) -> GameRow:
+    clock = Clock(data["base_ms"], data["inc_ms"]) if data["base_ms"] is not None else None
+    remaining = [int(v) for v in data["remaining_ms"]] if data["remaining_ms"] is not None else None
+    return GameRow(
+        id=data["id"], game=data["game"], options=data["options"], seed=data["seed"],
+        seats=(data["seat0_user_id"], data["seat1_user_id"]), mode=data["mode"], strength=data["strength"],
+        clock=clock, rated=data["rated"], stake=data["stake"], moves=list(data["moves"]),
+        move_seats=list(data["move_seats"]), move_times=list(data["move_times"]), remaining_ms=remaining,
+        lag_quota_ms=list(data["lag_quota_ms"]), turn_started_at=data["turn_started_at"],
+        version=data["version"], draw_offer=data["draw_offer"], takeback_offer=data["takeback_offer"],
+        status=data["status"], result=data["result"], created_at=data["created_at"],
+        finished_at=data["finished_at"],
+    )
+
+
+def _fetch(conn: psycopg.Connection, sql: str, params: tuple) -> list[dict[str, Any]]:
+    # Works whatever row factory the caller's connection uses.
+    cur = conn.execute(sql, params)
+    names = [col.name for col in cur.description]
+    return [row if isinstance(row, dict) else dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def create_game(conn: psycopg.Connection, *, game: str, options: dict[str, Any], seed: int,
+                seats: tuple[int | None, int | None] | list[int | None], mode: str,
+                clock: dict[str, int] | Clock | None, rated: bool, stake: int,
+                strength: str | None = None, initial_lag_quota_ms: tuple[int, int] | None = None) -> int:
+    """Insert a running game and return its id, inside the caller's transaction.
+
+    ``options`` are normalized by the engine (``BadOptions`` for anything it does not
+    offer); ``clock`` is ``{"base_ms", "inc_ms"}`` or None for "ohne Uhr" (ten
+    minutes per move).  ``seats`` are two user ids, None for the computer's seat.
+    The clock of the side to move starts now.
+    """
+    engine = get_game(game)
+    options = engine.normalize_options(dict(options))
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}")
+    if len(seats) != 2:
+        raise ValueError("two seats")
+    if (mode == "computer") != (None in seats) or (mode == "computer" and seats.count(None) != 1):
+        raise ValueError("a computer table has exactly one computer seat (None); other tables none")
+    if mode == "computer" and strength not in STRENGTHS:
+        raise ValueError(f"strength must be one of {STRENGTHS}")
+    if stake < 0 or (stake and not rated):
+        raise ValueError("stakes only in rated games")
+    if isinstance(clock, dict) or clock is None:
+        clock = Clock.from_dict(clock)
+    if initial_lag_quota_ms is None:
+        quota = initial_quota_ms(clock)
+        initial_lag_quota_ms = (quota, quota)
+    remaining = [clock.base_ms, clock.base_ms] if clock else None
+    rows = _fetch(
+        conn,
+        "INSERT INTO games (game, options, seed, seat0_user_id, seat1_user_id, mode, strength, base_ms, inc_ms,"
+        " rated, stake, remaining_ms, lag_quota_ms, turn_started_at)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, clock_timestamp()) RETURNING id",
+        (game, Jsonb(options), seed, seats[0], seats[1], mode, strength if mode == "computer" else None,
+         clock.base_ms if clock else None, clock.inc_ms if clock else None, rated, stake, remaining,
+         list(initial_lag_quota_ms)),
+    )
+    return int(rows[0]["id"])
+
+
+def load(conn: psycopg.Connection, game_id: int, *, lock: bool = False) -> GameRow | None:
+    """The row of ``game_id`` (None if there is none); ``lock`` takes its row lock till commit."""
+    rows = _fetch(conn, f"SELECT {_COLUMNS} FROM games WHERE id = %s" + (" FOR UPDATE" if lock else ""),
+                  (game_id,))
+    return _row(rows[0]) if rows else None
+
+
+def db_now(conn: psycopg.Connection) -> dt.datetime:
+    """The database's wall clock: the one time every game-service process agrees on."""
+    return _fetch(conn, "SELECT clock_timestamp() AS now", ())[0]["now"]
+
+
+def write_turn(conn: psycopg.Connection, game_id: int, *, moves: list[str], move_seats: list[int | None],
+               move_times: list[int], remaining_ms: list[int] | None, lag_quota_ms: list[int],
+               turn_started_at: dt.datetime, version: int, draw_offer: int | None,
+               takeback_offer: int | None) -> None:
+    """Store the table after a move, an undo or a takeback (the whole move log at once)."""
+    conn.execute(
+        "UPDATE games SET moves = %s, move_seats = %s, move_times = %s, remaining_ms = %s, lag_quota_ms = %s,"
+        " turn_started_at = %s, version = %s, draw_offer = %s, takeback_offer = %s WHERE id = %s",
+        (moves, move_seats, move_times, remaining_ms, lag_quota_ms, turn_started_at, version, draw_offer,
+         takeback_offer, game_id),
+    )
+
+
+def write_offers(conn: psycopg.Connection, game_id: int, *, version: int, draw_offer: int | None,
+                 takeback_offer: int | None) -> None:
+    conn.execute(
+        "UPDATE games SET version = %s, draw_offer = %s, takeback_offer = %s WHERE id = %s",
+        (version, draw_offer, takeback_offer, game_id),
+    )
+
+
+def finish(conn: psycopg.Connection, game_id: int, *, result: dict[str, Any], record: str | None,
+           remaining_ms: list[int] | None, version: int, finished_at: dt.datetime,
+           status: str = "finished") -> None:
+    """Mark the game over with ``result`` (winner, reason, de, en, score)."""
+    conn.execute(
+        "UPDATE games SET status = %s, result = %s, record = %s, remaining_ms = %s, version = %s,"
+        " draw_offer = NULL, takeback_offer = NULL, finished_at = %s WHERE id = %s",
+        (status, Jsonb(result), record, remaining_ms, version, finished_at, game_id),
+    )
+
+
+def running_ids(conn: psycopg.Connection) -> list[int]:
+    return [r["id"] for r in _fetch(conn, "SELECT id FROM games WHERE status = 'running' ORDER BY id", ())]
+
+
+def live_games(conn: psycopg.Connection, limit: int = 200) -> list[dict[str, Any]]:
+    """Running Wartesaal games with the players' names, newest first."""
+    return _fetch(
+        conn,
+        "SELECT g.id, g.game, g.options, g.rated, g.stake, g.base_ms, g.inc_ms, g.created_at,"
+        " cardinality(g.moves) AS plies, g.seat0_user_id, g.seat1_user_id, u0.name AS seat0_name,"
+        " u1.name AS seat1_name FROM games g LEFT JOIN users u0 ON u0.id = g.seat0_user_id"
+        " LEFT JOIN users u1 ON u1.id = g.seat1_user_id"
+        " WHERE g.status = 'running' AND g.mode = 'wartesaal' ORDER BY g.created_at DESC LIMIT %s",
+        (limit,),
+    )
+
+
+def finished_games_of(conn: psycopg.Connection, user_id: int, limit: int = 200) -> list[dict[str, Any]]:
+    """``user_id``'s finished games (every mode), newest first."""
+    return _fetch(
+        conn,
+        "SELECT g.id, g.game, g.options, g.mode, g.strength, g.rated, g.stake, g.result, g.created_at,"
+        " g.finished_at, cardinality(g.moves) AS plies, g.seat0_user_id, g.seat1_user_id,"
+        " u0.name AS seat0_name, u1.name AS seat1_name FROM games g"
+        " LEFT JOIN users u0 ON u0.id = g.seat0_user_id LEFT JOIN users u1 ON u1.id = g.seat1_user_id"
+        " WHERE g.status = 'finished' AND (g.seat0_user_id = %s OR g.seat1_user_id = %s)"
+        " ORDER BY g.finished_at DESC LIMIT %s",
+        (user_id, user_id, limit),
+    )
+
+
+def user_names(conn: psycopg.Connection, user_ids: list[int]) -> dict[int, str]:
+    rows = _fetch(conn, "SELECT id, name FROM users WHERE id = ANY(%s)", ([u for u in user_ids if u is not None],))
+    return {r["id"]: r["name"] for r in rows}
