@@ -201,12 +201,17 @@ def _leicht(rules: BulletRules, pos: Position, rng: random.Random) -> int:
 
 
 def choose_move(
-    view: dict[str, Any], strength: str, deadline: float, rng: random.Random, node_limit: int | None = None
+    view: dict[str, Any],
+    strength: str,
+    deadline: float,
+    rng: random.Random,
+    node_limit: int | None = None,
+    stats: dict[str, int] | None = None,
 ) -> str:
     """The computer's move for the seat the view belongs to (see the module doc).
 
-    ``node_limit`` (optional, for tests and benchmarks) caps the search so that a game
-    replays exactly from the rng seed."""
+    Optional, for tests and benchmarks: ``node_limit`` caps the search so that a game
+    replays exactly from the rng seed; ``stats`` receives ``nodes`` and ``depth``."""
     fallback = _first_legal(view)
     if time.monotonic() >= deadline:
         return fallback
@@ -217,6 +222,8 @@ def choose_move(
         return MOVE_TEXT[_leicht(rules, pos, rng)]
     search = AlphaBeta(rules, deadline, node_limit, rng)
     move, _value = search.best_move(pos, MITTEL_DEPTH if strength == "mittel" else STARK_MAX_DEPTH)
+    if stats is not None:
+        stats.update(nodes=search.nodes, depth=search.depth_reached)
     return fallback if move is None else MOVE_TEXT[move]
 
 

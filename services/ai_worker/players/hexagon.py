@@ -44,6 +44,10 @@ LEICHT_RANDOM_SHARE = 0.5
 # full flip of an exposed group or a jump that opens a hole worth a neighbourhood.
 REVIEW_THRESHOLDS: tuple[float, float] = (1.0, 3.0)
 
+# Load the numba move generator now (compiled once per machine, cached on disk), so
+# that the first move of a worker does not spend its budget on it.
+kernels.move_list(1, 2)
+
 # A search position, always from the side to move: (me, opp, empty, clock).
 Position = tuple[int, int, int, int]
 
@@ -128,12 +132,17 @@ def _leicht(rules: HexagonRules, pos: Position, rng: random.Random) -> int:
 
 
 def choose_move(
-    view: dict[str, Any], strength: str, deadline: float, rng: random.Random, node_limit: int | None = None
+    view: dict[str, Any],
+    strength: str,
+    deadline: float,
+    rng: random.Random,
+    node_limit: int | None = None,
+    stats: dict[str, int] | None = None,
 ) -> str:
     """The computer's move for the seat the view belongs to (see the module doc).
 
-    ``node_limit`` (optional, for tests and benchmarks) caps the search so that a game
-    replays exactly from the rng seed."""
+    Optional, for tests and benchmarks: ``node_limit`` caps the search so that a game
+    replays exactly from the rng seed; ``stats`` receives ``nodes`` and ``depth``."""
     fallback = _first_legal(view)
     if time.monotonic() >= deadline:
         return fallback
@@ -144,6 +153,8 @@ def choose_move(
         raise ValueError(f"Unbekannte Stärke / unknown strength: {strength!r}")
     search = AlphaBeta(rules, deadline, node_limit, rng)
     move, _value = search.best_move(pos, MITTEL_DEPTH if strength == "mittel" else STARK_MAX_DEPTH)
+    if stats is not None:
+        stats.update(nodes=search.nodes, depth=search.depth_reached)
     return fallback if move is None else move_text(move)
 
 
