@@ -18,3 +18,4 @@ PLAYERS: dict[str, ModuleType] = {}
 PLAYERS["hexagon"] = importlib.import_module("services.ai_worker.players.hexagon")
 PLAYERS["bullet"] = importlib.import_module("services.ai_worker.players.bullet")
 PLAYERS["general"] = importlib.import_module("services.ai_worker.players.general")
+PLAYERS["hanse"] = importlib.import_module("services.ai_worker.players.hanse")

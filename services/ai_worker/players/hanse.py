@@ -1,0 +1,206 @@
+"""The Battlehanse computer opponent: three strengths and the analysis for reviews.
+
+It sees only its own view.  The unknown cards (deck order, the opponent's hand beyond
+its gemerkte Karten, hidden Ratsmarken values) are filled in by the engine's
+determinization ``state_from_view(view, rng)``; everything below works on such samples
+and never on the real state.  Values are in points (:mod:`.hanse_eval`).
+
+* Leicht: one sample, its own move only (greedy on the evaluation), with noise and a
+  random move now and then.
+* Mittel: a few samples; the best few own moves are checked against the opponent's
+  best reply, so it sees obvious dangers (a market left with a sale for the opponent).
+* Stark: as many samples as fit in the time (~1.5 s): per sample the most promising own
+  moves, the opponent's best reply to each and its own best next move after that
+  (three plies); the evaluation knows the seal standing at a round's end.  The move
+  with the best mean wins.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from services.ai_worker.players.hanse_eval import evaluate
+from shared.games.hanse import fast_apply, fast_moves, state_from_view
+from shared.games.hanse.notation import format_move
+from shared.games.hanse.replay import to_move_int
+from shared.games.hanse.state import PLAY, State
+
+STRENGTHS = ("leicht", "mittel", "stark")
+LEICHT_RANDOM_SHARE = 0.2
+LEICHT_NOISE = 2.0
+MITTEL_SAMPLES = 3
+MITTEL_CANDIDATES = 4
+STARK_CANDIDATES = 6
+# Review colours in points given up: about one point is a Zinnmarke of a cheap pile or
+# a slightly worse trade (yellow); three points is a good's whole Zinnmarke or a
+# Ratsmarke of a sale of three — a real mistake (red).
+REVIEW_THRESHOLDS: tuple[float, float] = (1.0, 3.0)
+
+
+class _OutOfTime(Exception):
+    """Raised inside a sample when the deadline passes; the sample is dropped."""
+
+
+def _legal_texts(view: dict[str, Any]) -> list[str]:
+    return [m["text"] for m in view.get("legal_moves") or []]
+
+
+def _greedy(state: State, seat: int, deadline: float) -> tuple[int, float]:
+    """The move of the seat to move that is best for ``seat``'s evaluation after it
+    (``seat`` is the mover: its best; otherwise: its worst); (move, value for ``seat``)."""
+    moves = fast_moves(state)
+    mover = state.turn
+    best_move, best = -1, 0.0
+    for i, move in enumerate(moves):
+        if i & 63 == 63 and time.monotonic() >= deadline:
+            raise _OutOfTime
+        value = evaluate(fast_apply(state, move), seat)
+        if best_move < 0 or (value > best if mover == seat else value < best):
+            best_move, best = move, value
+    if best_move < 0:
+        return -1, evaluate(state, seat)
+    return best_move, best
+
+
+def _one_ply(state: State, me: int, deadline: float) -> dict[int, float]:
+    values = {}
+    for i, move in enumerate(fast_moves(state)):
+        if i & 63 == 63 and time.monotonic() >= deadline:
+            raise _OutOfTime
+        values[move] = evaluate(fast_apply(state, move), me)
+    return values
+
+
+def _after_reply(state: State, move: int, me: int, deadline: float, own_next: bool) -> float:
+    """Value of ``move`` after the opponent's best reply (and, with ``own_next``, our
+    best move after that)."""
+    child = fast_apply(state, move)
+    if child.phase != PLAY:
+        return evaluate(child, me)
+    reply, value = _greedy(child, me, deadline)
+    if not own_next or reply < 0:
+        return value
+    grandchild = fast_apply(child, reply)
+    if grandchild.phase != PLAY:
+        return evaluate(grandchild, me)
+    return _greedy(grandchild, me, deadline)[1]
+
+
+def _top(values: dict[int, float], count: int) -> list[int]:
+    return sorted(values, key=lambda m: -values[m])[:count]
+
+
+def _searched_values(
+    view: dict[str, Any],
+    deadline: float,
+    rng: random.Random,
+    candidates: int,
+    own_next: bool,
+    max_samples: int | None,
+    extra: tuple[int, ...] = (),
+) -> dict[int, float]:
+    """Mean value of the most promising moves (plus ``extra``) over the samples."""
+    me = view["seat"]
+    totals: dict[int, float] = {}
+    done = 0
+    while max_samples is None or done < max_samples:
+        if time.monotonic() >= deadline:
+            break
+        state = state_from_view(view, rng)
+        try:
+            first = _one_ply(state, me, deadline)
+            if not totals:
+                totals = dict.fromkeys(list(dict.fromkeys(_top(first, candidates) + list(extra))), 0.0)
+            sample = {move: _after_reply(state, move, me, deadline, own_next) for move in totals}
+        except _OutOfTime:
+            break
+        for move, value in sample.items():
+            totals[move] += value
+        done += 1
+    if done == 0:
+        return {}
+    return {move: total / done for move, total in totals.items()}
+
+
+def _from_int(view: dict[str, Any], texts: list[str]) -> dict[int, str]:
+    """Move ints of the seat's legal moves → their texts (from one determinization;
+    the seat's own hand and the market are known exactly, so every sample agrees)."""
+    state = state_from_view(view, random.Random(0))
+    by_text = {format_move(m): m for m in fast_moves(state)}
+    return {by_text[t]: t for t in texts if t in by_text}
+
+
+def choose_move(
+    view: dict[str, Any],
+    strength: str,
+    deadline: float,
+    rng: random.Random,
+    max_samples: int | None = None,
+) -> str:
+    """A legal move text for the seat of ``view`` by ``deadline`` (time.monotonic()).
+
+    ``max_samples`` fixes the number of determinizations instead of the clock, so a
+    test gets the same move from the same rng on any machine."""
+    if strength not in STRENGTHS:
+        raise ValueError(f"unknown strength {strength!r}")
+    texts = _legal_texts(view)
+    if not texts:
+        raise ValueError("no legal move in this view")
+    if len(texts) == 1 or time.monotonic() >= deadline:
+        return texts[0]
+    me = view["seat"]
+    if strength == "leicht":
+        if rng.random() < LEICHT_RANDOM_SHARE:
+            return rng.choice(texts)
+        values = _one_ply(state_from_view(view, rng), me, float("inf"))
+        noisy = {m: v + rng.gauss(0.0, LEICHT_NOISE) for m, v in values.items()}
+        return format_move(max(noisy, key=noisy.get))
+    if strength == "mittel":
+        samples = MITTEL_SAMPLES if max_samples is None else max_samples
+        values = _searched_values(view, deadline, rng, MITTEL_CANDIDATES, False, samples)
+    else:
+        values = _searched_values(view, deadline, rng, STARK_CANDIDATES, True, max_samples)
+    if not values:
+        return texts[0]
+    return format_move(max(values, key=values.get))
+
+
+def _analysis(
+    view: dict[str, Any], deadline: float, rng: random.Random, extra_text: str | None, max_samples: int | None
+) -> dict[str, float]:
+    texts = _legal_texts(view)
+    if not texts or view["phase"] != "spiel":
+        return {}
+    by_int = _from_int(view, texts)
+    extra = tuple(m for m, t in by_int.items() if t == extra_text)
+    values = _searched_values(view, deadline, rng, STARK_CANDIDATES, True, max_samples, extra)
+    return {by_int[m]: v for m, v in values.items() if m in by_int}
+
+
+def analyse(
+    view: dict[str, Any], deadline: float, rng: random.Random, limit: int = 5, max_samples: int | None = None
+) -> list[tuple[str, float]]:
+    """Stark's values (points) of its most promising moves, best first."""
+    values = _analysis(view, deadline, rng, None, max_samples)
+    ranked = sorted(values.items(), key=lambda item: -item[1])
+    return [(text, round(value, 3)) for text, value in ranked[:limit]]
+
+
+def value_of(
+    view: dict[str, Any], move_text: str, deadline: float, rng: random.Random, max_samples: int | None = None
+) -> float:
+    """Stark's value (points) of one legal move, searched like :func:`analyse`'s
+    candidates; under the same rng seed and sample count the same samples are used,
+    so ``analyse()[0][1] - value_of(played)`` is the value given up."""
+    if view["phase"] != "spiel":
+        return 0.0  # the pause has one move: nothing to weigh
+    texts = _legal_texts(view)
+    wanted = move_text
+    if move_text not in texts:  # any spelling the notation accepts, e.g. "take gold"
+        wanted = format_move(to_move_int(state_from_view(view, random.Random(0)), move_text, view["seat"]))
+    values = _analysis(view, deadline, rng, wanted, max_samples)
+    if wanted not in values:
+        raise ValueError(f"not a legal move here: {move_text!r}")
+    return round(values[wanted], 3)
