@@ -93,6 +93,16 @@ class Optional:
 
 
 @dataclass(frozen=True)
+class Json:
+    """Any JSON value the server passes through untouched (an engine's ``view``, a score)."""
+
+    object_only: bool = False
+
+    def ts(self) -> str:
+        return "Record<string, unknown>" if self.object_only else "unknown"
+
+
+@dataclass(frozen=True)
 class Ref:
     """A named record defined in ``RECORDS``."""
 
@@ -182,6 +192,120 @@ SERVER_EVENTS: dict[str, Event] = {
 }
 
 
+# --- game tables (the game service's socket, path /game/socket.io) ----------------
+# Owned by the tables (issue 5): its own event tables, so the lobby's socket never
+# accepts a table event and the game service never a Wartesaal one.
+
+GAME_NAMES = ("hexagon", "bullet", "general", "hanse")
+AI_STRENGTHS = ("leicht", "mittel", "stark")
+OFFER_ACTIONS = ("offer", "accept", "decline")
+TABLE_MODES = ("wartesaal", "computer", "same_device")
+TABLE_STATUSES = ("running", "finished", "aborted")
+MOVE_MAX_LENGTH = 200
+FINAL_POSITION_DELAY_MS = 10_000  # the final position stays this long before the result shows
+
+RECORDS.update(
+    {
+        r.name: r
+        for r in (
+            Record(
+                "TableClockSetting",
+                "A Fischer clock: base time plus increment per own move, in milliseconds.",
+                {"base_ms": Int(), "inc_ms": Int()},
+            ),
+            Record(
+                "TableSeat",
+                "Who sits on a seat: a person (user_id, name, elo when known) or the computer (its strength).",
+                {"user_id": Optional(Int()), "name": Optional(Str()), "elo": Optional(Int()),
+                 "computer": Optional(Enum(AI_STRENGTHS))},
+            ),
+            Record(
+                "TableClocks",
+                "Server time is the truth: remaining_ms as of server_now_ms; the running seat's clock counts down"
+                " from there. Without a clock per_move_limit_ms is set and remaining_ms is the time left for the"
+                " current move.",
+                {"remaining_ms": ListOf(Int()), "running": Optional(Int()), "server_now_ms": Int(),
+                 "per_move_limit_ms": Optional(Int())},
+            ),
+            Record(
+                "TableOffers",
+                "An open offer names the seat that made it.",
+                {"draw": Optional(Int()), "takeback": Optional(Int())},
+            ),
+            Record(
+                "TableResult",
+                "How the game ended: winner seat (null: draw or aborted), a stable reason code, German and English"
+                " text, and the game's own final score if it has one.",
+                {"winner": Optional(Int()), "reason": Str(), "de": Str(), "en": Str(), "score": Json()},
+            ),
+            Record(
+                "TableSummary",
+                "One game in a list (live games, my games).",
+                {"game_id": Int(), "game": Str(), "mode": Enum(TABLE_MODES), "rated": Bool(), "stake": Int(),
+                 "seats": ListOf(Ref("TableSeat")), "plies": Int(), "clock": Optional(Ref("TableClockSetting")),
+                 "status": Enum(TABLE_STATUSES), "result": Optional(Ref("TableResult")), "created_at": Str(),
+                 "finished_at": Optional(Str())},
+            ),
+        )
+    }
+)
+
+GAME_CLIENT_EVENTS: dict[str, Event] = {
+    e.name: e
+    for e in (
+        Event("table:join", "Open a table as a player or a spectator; answered with table:state.",
+              {"game_id": Int()}),
+        Event(
+            "table:move",
+            "Play a move (in the game's notation) on the table as it stood at `version`; a stale version is"
+            " refused with the current state. `lag_ms`: the client's measured network lag, credited up to the"
+            " lag quota.",
+            {"game_id": Int(), "version": Int(), "move": Str(min_length=1, max_length=MOVE_MAX_LENGTH),
+             "lag_ms": Optional(Int())},
+        ),
+        Event("table:resign", "Aufgeben.", {"game_id": Int()}),
+        Event("table:draw", "Offer, accept or decline ½ Remis.", {"game_id": Int(), "action": Enum(OFFER_ACTIONS)}),
+        Event("table:takeback", "↶ Zurück in friendly games: offer, accept or decline.",
+              {"game_id": Int(), "action": Enum(OFFER_ACTIONS)}),
+        Event(
+            "table:new_local",
+            "Start a table against the computer or for two on one device (no rating, no Taler); answered with"
+            " table:state of the new table. `seat`: your seat against the computer (default 0).",
+            {"game": Enum(GAME_NAMES), "mode": Enum(("computer", "same_device")), "options": Json(object_only=True),
+             "strength": Optional(Enum(AI_STRENGTHS)), "seat": Optional(Int()),
+             "clock": Optional(Ref("TableClockSetting"))},
+        ),
+        Event("table:undo", "Zug zurück at a local table (computer: your move and its answer; same device: the"
+              " last move).", {"game_id": Int()}),
+        Event("table:leave", "Stop receiving this table's updates (the game itself goes on).", {"game_id": Int()}),
+        Event("ping_worker", "Round trip through a Celery worker (platform check).",
+              {"nonce": Str(max_length=64)}),
+    )
+}
+
+GAME_SERVER_EVENTS: dict[str, Event] = {
+    e.name: e
+    for e in (
+        Event(
+            "table:state",
+            "The whole table for this recipient: `view` is exactly what `you` (null: spectator) may see. Sent on"
+            " join and after every change.",
+            {"game_id": Int(), "game": Str(), "version": Int(), "mode": Enum(TABLE_MODES), "rated": Bool(),
+             "stake": Int(), "seats": ListOf(Ref("TableSeat")), "you": Optional(Int()),
+             "view": Json(object_only=True), "clocks": Ref("TableClocks"), "offers": Ref("TableOffers"),
+             "status": Enum(TABLE_STATUSES), "result": Optional(Ref("TableResult")), "moves": ListOf(Str()),
+             "final_position_delay_ms": Int()},
+        ),
+        Event("pong_worker", "Answer to ping_worker.", {"nonce": Str(), "worker": Str(), "pid": Int()}),
+        Event(
+            "error",
+            "Your last event was refused; nothing changed.",
+            {"code": Str(), "message": Str(), "event": Optional(Str())},
+        ),
+    )
+}
+
+
 # --- validation ------------------------------------------------------------------
 
 
@@ -221,6 +345,10 @@ def _check(kind: Any, value: Any, path: str) -> Any:
         return [_check(kind.item, item, f"{path}[{i}]") for i, item in enumerate(value)]
     if isinstance(kind, Ref):
         return _check_fields(RECORDS[kind.name].fields, value, path)
+    if isinstance(kind, Json):
+        if kind.object_only and not isinstance(value, dict):
+            raise ProtocolError("wrong_type", field=path, expected="object")
+        return value
     raise TypeError(f"unknown schema type {kind!r}")
 
 
@@ -252,9 +380,11 @@ def payload_size(args: tuple) -> int:
     return len(json.dumps(args, separators=(",", ":"), ensure_ascii=False, default=_placeholder).encode())
 
 
-def validate_event(event: str, args: tuple) -> dict[str, Any]:
-    """The single argument of client event ``event``, checked against its schema."""
-    schema = CLIENT_EVENTS.get(event) if isinstance(event, str) else None
+def validate_event(event: str, args: tuple, events: dict[str, Event] | None = None) -> dict[str, Any]:
+    """The single argument of client event ``event``, checked against its schema in
+    ``events`` (the lobby's ``CLIENT_EVENTS`` unless the game service passes its own)."""
+    events = CLIENT_EVENTS if events is None else events
+    schema = events.get(event) if isinstance(event, str) else None
     if schema is None:
         raise ProtocolError("unknown_event", event=str(event)[:40])
     if payload_size(args) > MAX_EVENT_BYTES:
@@ -273,7 +403,8 @@ def validate_record(name: str, value: Any) -> dict[str, Any]:
 
 def validate_server_event(event: str, payload: Any) -> dict[str, Any]:
     """Check something the server sends; used by tests to hold the server to the protocol."""
-    return _check_fields(SERVER_EVENTS[event].fields, payload)
+    schema = SERVER_EVENTS.get(event) or GAME_SERVER_EVENTS[event]
+    return _check_fields(schema.fields, payload)
 
 
 # --- TypeScript ------------------------------------------------------------------
@@ -304,6 +435,8 @@ def render_typescript() -> str:
         f"export const NAME_MAX_LENGTH = {NAME_MAX_LENGTH};",
         f"export const PASSWORD_MIN_LENGTH = {PASSWORD_MIN_LENGTH};",
         f"export const LANGUAGES = {json.dumps(list(LANGUAGES))} as const;",
+        f"export const FINAL_POSITION_DELAY_MS = {FINAL_POSITION_DELAY_MS};",
+        f"export const MOVE_MAX_LENGTH = {MOVE_MAX_LENGTH};",
         "export type Language = (typeof LANGUAGES)[number];",
         "",
     ]
@@ -312,7 +445,12 @@ def render_typescript() -> str:
     for events in (CLIENT_EVENTS, SERVER_EVENTS):
         for event in events.values():
             out += _ts_interface(_pascal(event.name), event.doc, event.fields) + [""]
-    for title, events in (("ClientToServerEvents", CLIENT_EVENTS), ("ServerToClientEvents", SERVER_EVENTS)):
+    for event in (*GAME_CLIENT_EVENTS.values(), *GAME_SERVER_EVENTS.values()):
+        if event.name not in SERVER_EVENTS:  # the game service's "error" is the lobby's
+            out += _ts_interface(_pascal(event.name), event.doc, event.fields) + [""]
+    for title, events in (("ClientToServerEvents", CLIENT_EVENTS), ("ServerToClientEvents", SERVER_EVENTS),
+                          ("GameClientToServerEvents", GAME_CLIENT_EVENTS),
+                          ("GameServerToClientEvents", GAME_SERVER_EVENTS)):
         out.append(f"export interface {title} {{")
         for event in events.values():
             out.append(f"  {json.dumps(event.name)}: (payload: {_pascal(event.name)}) => void;")

@@ -8,6 +8,8 @@ export const NAME_MIN_LENGTH = 3;
 export const NAME_MAX_LENGTH = 20;
 export const PASSWORD_MIN_LENGTH = 8;
 export const LANGUAGES = ["de", "en"] as const;
+export const FINAL_POSITION_DELAY_MS = 10000;
+export const MOVE_MAX_LENGTH = 200;
 export type Language = (typeof LANGUAGES)[number];
 
 /** The signed-in account, as the lobby tells it to its owner. */
@@ -46,6 +48,59 @@ export interface Credentials {
   password: string;
 }
 
+/** A Fischer clock: base time plus increment per own move, in milliseconds. */
+export interface TableClockSetting {
+  base_ms: number;
+  inc_ms: number;
+}
+
+/** Who sits on a seat: a person (user_id, name, elo when known) or the computer (its strength). */
+export interface TableSeat {
+  user_id: number | null;
+  name: string | null;
+  elo: number | null;
+  computer: "leicht" | "mittel" | "stark" | null;
+}
+
+/** Server time is the truth: remaining_ms as of server_now_ms; the running seat's clock counts down from there. Without a clock per_move_limit_ms is set and remaining_ms is the time left for the current move. */
+export interface TableClocks {
+  remaining_ms: number[];
+  running: number | null;
+  server_now_ms: number;
+  per_move_limit_ms: number | null;
+}
+
+/** An open offer names the seat that made it. */
+export interface TableOffers {
+  draw: number | null;
+  takeback: number | null;
+}
+
+/** How the game ended: winner seat (null: draw or aborted), a stable reason code, German and English text, and the game's own final score if it has one. */
+export interface TableResult {
+  winner: number | null;
+  reason: string;
+  de: string;
+  en: string;
+  score: unknown;
+}
+
+/** One game in a list (live games, my games). */
+export interface TableSummary {
+  game_id: number;
+  game: string;
+  mode: "wartesaal" | "computer" | "same_device";
+  rated: boolean;
+  stake: number;
+  seats: TableSeat[];
+  plies: number;
+  clock: TableClockSetting | null;
+  status: "running" | "finished" | "aborted";
+  result: TableResult | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
 /** Say something in the Wartesaal chat. */
 export interface ChatSendPayload {
   text: string;
@@ -80,6 +135,87 @@ export interface ErrorPayload {
   event: string | null;
 }
 
+/** Open a table as a player or a spectator; answered with table:state. */
+export interface TableJoinPayload {
+  game_id: number;
+}
+
+/** Play a move (in the game's notation) on the table as it stood at `version`; a stale version is refused with the current state. `lag_ms`: the client's measured network lag, credited up to the lag quota. */
+export interface TableMovePayload {
+  game_id: number;
+  version: number;
+  move: string;
+  lag_ms: number | null;
+}
+
+/** Aufgeben. */
+export interface TableResignPayload {
+  game_id: number;
+}
+
+/** Offer, accept or decline ½ Remis. */
+export interface TableDrawPayload {
+  game_id: number;
+  action: "offer" | "accept" | "decline";
+}
+
+/** ↶ Zurück in friendly games: offer, accept or decline. */
+export interface TableTakebackPayload {
+  game_id: number;
+  action: "offer" | "accept" | "decline";
+}
+
+/** Start a table against the computer or for two on one device (no rating, no Taler); answered with table:state of the new table. `seat`: your seat against the computer (default 0). */
+export interface TableNewLocalPayload {
+  game: "hexagon" | "bullet" | "general" | "hanse";
+  mode: "computer" | "same_device";
+  options: Record<string, unknown>;
+  strength: "leicht" | "mittel" | "stark" | null;
+  seat: number | null;
+  clock: TableClockSetting | null;
+}
+
+/** Zug zurück at a local table (computer: your move and its answer; same device: the last move). */
+export interface TableUndoPayload {
+  game_id: number;
+}
+
+/** Stop receiving this table's updates (the game itself goes on). */
+export interface TableLeavePayload {
+  game_id: number;
+}
+
+/** Round trip through a Celery worker (platform check). */
+export interface PingWorkerPayload {
+  nonce: string;
+}
+
+/** The whole table for this recipient: `view` is exactly what `you` (null: spectator) may see. Sent on join and after every change. */
+export interface TableStatePayload {
+  game_id: number;
+  game: string;
+  version: number;
+  mode: "wartesaal" | "computer" | "same_device";
+  rated: boolean;
+  stake: number;
+  seats: TableSeat[];
+  you: number | null;
+  view: Record<string, unknown>;
+  clocks: TableClocks;
+  offers: TableOffers;
+  status: "running" | "finished" | "aborted";
+  result: TableResult | null;
+  moves: string[];
+  final_position_delay_ms: number;
+}
+
+/** Answer to ping_worker. */
+export interface PongWorkerPayload {
+  nonce: string;
+  worker: string;
+  pid: number;
+}
+
 export interface ClientToServerEvents {
   "chat:send": (payload: ChatSendPayload) => void;
   "lang:set": (payload: LangSetPayload) => void;
@@ -89,5 +225,23 @@ export interface ServerToClientEvents {
   "welcome": (payload: WelcomePayload) => void;
   "players": (payload: PlayersPayload) => void;
   "chat:message": (payload: ChatMessagePayload) => void;
+  "error": (payload: ErrorPayload) => void;
+}
+
+export interface GameClientToServerEvents {
+  "table:join": (payload: TableJoinPayload) => void;
+  "table:move": (payload: TableMovePayload) => void;
+  "table:resign": (payload: TableResignPayload) => void;
+  "table:draw": (payload: TableDrawPayload) => void;
+  "table:takeback": (payload: TableTakebackPayload) => void;
+  "table:new_local": (payload: TableNewLocalPayload) => void;
+  "table:undo": (payload: TableUndoPayload) => void;
+  "table:leave": (payload: TableLeavePayload) => void;
+  "ping_worker": (payload: PingWorkerPayload) => void;
+}
+
+export interface GameServerToClientEvents {
+  "table:state": (payload: TableStatePayload) => void;
+  "pong_worker": (payload: PongWorkerPayload) => void;
   "error": (payload: ErrorPayload) => void;
 }
