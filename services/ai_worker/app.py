@@ -28,7 +28,8 @@ INTERACTIVE = "interactive"
 BATCH = "batch"
 VISIBILITY_TIMEOUT = 3600  # seconds; far above any AI time limit (seconds to minutes)
 
-app = Celery("spielcenter", include=["services.ai_worker.ping"])
+app = Celery("spielcenter", include=["services.ai_worker.ping", "services.ai_worker.move_task",
+                                      "services.ai_worker.review_task"])
 _redis_url = settings.load().redis_url
 app.conf.update(
     broker_url=_redis_url,
