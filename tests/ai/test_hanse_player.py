@@ -1,0 +1,170 @@
+"""The Battlehanse computer opponent: legal and in time, tactics, strength, and that
+it plays from the seat's view alone."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from bench.ai_hanse import play_match
+from services.ai_worker.players import hanse as player
+from shared.games import get_game
+from shared.games.hanse.cards import CARD_COUNTS, GOODS, KINDS
+from shared.games.hanse.state import PAUSE, PLAY, new_match
+
+GAME = get_game("hanse")
+STRENGTHS = ("leicht", "mittel", "stark")
+SLACK = 0.08  # lateness allowed on a loaded 2-core machine
+
+
+def _seat_to_act(state) -> int:
+    return state.turn  # in the pause the seat that begins next acknowledges
+
+
+def _random_positions(count: int, seed: int = 3) -> list:
+    """States from random matches: early, mid, near the deck's end, and pauses."""
+    rng = random.Random(seed)
+    positions = []
+    match = 0
+    while len(positions) < count:
+        state = GAME.new_game({"first": match % 2}, match)
+        match += 1
+        ply = 0
+        while GAME.outcome(state) is None and len(positions) < count:
+            if state.phase == PAUSE or ply % 9 == 4 or len(state.deck) <= 3:
+                positions.append(state)
+            moves = GAME.legal_moves(state)
+            state = GAME.apply(state, rng.choice(moves).text, _seat_to_act(state))
+            ply += 1
+    return positions
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_legal_and_in_time_from_random_positions(strength: str) -> None:
+    rng = random.Random(7)
+    budget = 0.05
+    positions = _random_positions(40)
+    assert any(s.phase == PAUSE for s in positions) and any(len(s.deck) <= 3 for s in positions)
+    for state in positions:
+        seat = _seat_to_act(state)
+        view = GAME.view(state, seat)
+        legal = {m["text"] for m in view["legal_moves"]}
+        started = time.monotonic()
+        text = player.choose_move(view, strength, started + budget, rng)
+        assert time.monotonic() - started < budget + SLACK
+        assert text in legal
+        if state.phase == PAUSE:
+            assert text == "weiter"
+
+
+def test_deadline_already_passed_gives_a_legal_move_at_once() -> None:
+    for state in _random_positions(6, seed=9):
+        view = GAME.view(state, _seat_to_act(state))
+        started = time.monotonic()
+        text = player.choose_move(view, "stark", started - 1.0, random.Random(1))
+        assert time.monotonic() - started < 0.02
+        assert text in {m["text"] for m in view["legal_moves"]}
+
+
+def _planted(hand0: tuple[int, ...], hand1: tuple[int, ...], market: tuple[int, ...], seed: int = 4):
+    """A round-1 state with the given hands and market, seat 0 to move; the rest of the
+    55 cards shuffled into the deck."""
+    state = new_match(0, 2, seed)
+    left = [CARD_COUNTS[k] - hand0[k] - hand1[k] - market[k] for k in range(KINDS)]
+    assert min(left) >= 0 and sum(market) == 5
+    deck = [k for k in range(KINDS) for _ in range(left[k])]
+    random.Random(seed).shuffle(deck)
+    planted = state.copy()
+    planted.market = market
+    planted.hands = (hand0, hand1)
+    planted.known = ((0,) * GOODS, (0,) * GOODS)
+    planted.deck = tuple(deck)
+    planted.turn = 0
+    return planted
+
+
+def test_stark_sells_the_big_set_and_analyse_ranks_a_small_sale_low() -> None:
+    # Five Tuch in hand: selling all five takes 5+3+3+2+2 Zinn and a Ratsmarke of 8–10;
+    # selling one throws that away (the opponent would take the top Zinnmarken).
+    state = _planted((0, 0, 0, 5, 1, 0, 0), (1, 1, 1, 0, 0, 2, 0), (0, 0, 0, 0, 0, 2, 3))
+    view = GAME.view(state, 0)
+    assert player.choose_move(view, "stark", time.monotonic() + 0.5, random.Random(1)) == "verkauf 5 Tuch"
+    assert player.choose_move(view, "mittel", time.monotonic() + 0.5, random.Random(1)) == "verkauf 5 Tuch"
+    ranked = player.analyse(view, time.monotonic() + 10, random.Random(2), limit=5, max_samples=6)
+    assert ranked[0][0] == "verkauf 5 Tuch"
+    small = player.value_of(view, "verkauf 1 Tuch", time.monotonic() + 10, random.Random(2), max_samples=6)
+    assert ranked[0][1] - small >= player.REVIEW_THRESHOLDS[1]
+    # any spelling the notation accepts
+    assert player.value_of(view, "sell 5 cloth", time.monotonic() + 10, random.Random(2), max_samples=6) == ranked[0][1]
+
+
+def test_pause_answers_weiter() -> None:
+    state = next(s for s in _random_positions(80, seed=5) if s.phase == PAUSE)
+    for seat in (0, 1):
+        view = GAME.view(state, seat)
+        assert player.choose_move(view, "stark", time.monotonic() + 0.05, random.Random(1)) == "weiter"
+
+
+def _hidden_twin_states():
+    """Two states that differ only in one card of the opponent's hidden hand (swapped
+    with a deck card), with seat 0 to move."""
+    rng = random.Random(12)
+    for seed in range(50):
+        state = GAME.new_game({}, seed)
+        for _ in range(rng.randrange(0, 12)):
+            if state.phase != PLAY:
+                break
+            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)).text, state.turn)
+        if state.phase != PLAY or state.turn != 0:
+            continue
+        hand, known = list(state.hands[1]), state.known[1]
+        hidden = [k for k in range(GOODS) if hand[k] > known[k]]
+        deck = list(state.deck)
+        for i, card in enumerate(deck):
+            if card < GOODS and hidden and card != hidden[0]:
+                twin = state.copy()
+                hand[hidden[0]] -= 1
+                hand[card] += 1
+                deck[i] = hidden[0]
+                twin.hands = (state.hands[0], tuple(hand))
+                twin.deck = tuple(deck)
+                return state, twin
+    raise AssertionError("no twin found")
+
+
+def test_hidden_cards_do_not_change_the_move() -> None:
+    state_a, state_b = _hidden_twin_states()
+    assert state_a.hands != state_b.hands and state_a.deck != state_b.deck  # the full states differ …
+    view_a, view_b = GAME.view(state_a, 0), GAME.view(state_b, 0)
+    assert view_a == view_b  # … but not in what seat 0 may see
+    for strength in STRENGTHS:
+        move_a = player.choose_move(view_a, strength, time.monotonic() + 30, random.Random(5), max_samples=3)
+        move_b = player.choose_move(view_b, strength, time.monotonic() + 30, random.Random(5), max_samples=3)
+        assert move_a == move_b
+    values_a = player.analyse(view_a, time.monotonic() + 30, random.Random(6), max_samples=3)
+    values_b = player.analyse(view_b, time.monotonic() + 30, random.Random(6), max_samples=3)
+    assert values_a == values_b
+
+
+def test_plays_from_a_plain_json_view() -> None:
+    state_a, _twin = _hidden_twin_states()
+    view = GAME.view(state_a, 0)
+    assert view["players"][1]["hand"] is None and view["hidden"] is None  # no hidden cards in it
+    plain = json.loads(json.dumps(view))
+    expected = player.choose_move(view, "stark", time.monotonic() + 30, random.Random(8), max_samples=3)
+    assert player.choose_move(plain, "stark", time.monotonic() + 30, random.Random(8), max_samples=3) == expected
+
+
+def test_stark_beats_leicht() -> None:
+    # Single-round matches (one seal wins) at 50 ms a move, first player alternating.
+    wins = 0
+    matches = 8
+    for match in range(matches):
+        strengths = ("stark", "leicht") if match % 2 == 0 else ("leicht", "stark")
+        result = play_match(strengths, 0.05, 700 + match, seals_to_win=1, first=match % 2)
+        if strengths[result["winner"]] == "stark":
+            wins += 1
+    assert wins >= 6
