@@ -3,8 +3,8 @@
 The lobby's protocol lives in ``shared.schemas``; the game service reuses its
 refusal exception (``ProtocolError``), its size limit and its ``error`` event shape
 ``{"code", "message", "event"}`` so one client-side handler serves both sockets.
-``checked_object`` validates the single JSON object an event must carry against a
-small field spec; ``guarded`` turns a refusal (or any unexpected exception) into
+``validated`` checks the single JSON object an event must carry against its schema
+in ``shared.schemas.GAME_CLIENT_EVENTS``; ``guarded`` turns a refusal (or any unexpected exception) into
 an ``error`` event to the sender, so the input changes nothing and the connection
 stays up.  Messages come from ``shared.i18n`` in the language the client chose at
 connect time (German unless it asked for English).
@@ -14,17 +14,15 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from shared import i18n
-from shared.schemas import MAX_EVENT_BYTES, ProtocolError, payload_size
+from shared.schemas import GAME_CLIENT_EVENTS, ProtocolError, validate_event
 
 # Engine.IO's transport limit, far above MAX_EVENT_BYTES: an oversized event is then
 # answered with an error instead of the transport dropping the connection.
 TRANSPORT_MAX_BYTES = 1024 * 1024
-
-_TYPE_NAMES = {str: "string", int: "number", bool: "boolean", dict: "object", list: "list"}
 
 log = logging.getLogger("socket_errors")
 
@@ -35,26 +33,10 @@ def error_payload(code: str, lang: str = i18n.DEFAULT_LANGUAGE, refused_event: s
     return {"code": code, "message": i18n.text(code, lang, **params), "event": refused_event}
 
 
-def checked_object(event: str, args: tuple, fields: Mapping[str, tuple[type, int | None]]) -> dict[str, Any]:
-    """The single object in ``args`` if it has exactly ``fields`` (name → (type, max length or None))."""
-    if payload_size(args) > MAX_EVENT_BYTES:
-        raise ProtocolError("payload_too_large", limit=MAX_EVENT_BYTES)
-    if len(args) != 1 or not isinstance(args[0], dict):
-        raise ProtocolError("bad_payload", event=event)
-    data = args[0]
-    for name in data:
-        if name not in fields:
-            raise ProtocolError("unexpected_field", field=str(name)[:40])
-    for name, (kind, max_len) in fields.items():
-        if name not in data:
-            raise ProtocolError("missing_field", field=name)
-        value = data[name]
-        # bool is a subclass of int; JSON true is never a number.
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ProtocolError("wrong_type", field=name, expected=_TYPE_NAMES.get(kind, kind.__name__))
-        if max_len is not None and len(value) > max_len:
-            raise ProtocolError("too_long", field=name, limit=max_len)
-    return data
+def validated(event: str, args: tuple) -> dict[str, Any]:
+    """The single object of game-service event ``event``, checked against its schema in
+    ``shared.schemas.GAME_CLIENT_EVENTS`` (the one way input is validated)."""
+    return validate_event(event, args, GAME_CLIENT_EVENTS)
 
 
 def guarded(event: str, emit_error: Callable[[dict[str, Any]], None], lang: Callable[[], str]) -> Callable:

@@ -10,12 +10,21 @@ from collections.abc import Callable
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
-from flask import Flask
+from flask import Flask, request
 from flask_socketio import SocketIO
 
 from services import gevent_start
+from services.ai_worker.app import app as celery_app
 from services.game import sockets
-from shared import db, logs, outbox, settings
+from services.game.computer_seat import ComputerSeat
+from services.game.flag_schedule import FlagSchedule
+from services.game.http_routes import games_blueprint
+from services.game.player_status import PlayerStatus
+from services.game.publisher import TablePublisher
+from services.game.replay import StateCache
+from services.game.seat_connections import SeatConnections
+from services.game.table import Settled, Tables, flag_deadline
+from shared import ai_protocol, db, logs, outbox, settings
 from shared.health import health_blueprint, redis_check
 from shared.socket_errors import TRANSPORT_MAX_BYTES
 
@@ -47,6 +56,54 @@ def origin_check(lobby_url: str) -> Callable[[str | None, dict], bool]:
     return allowed
 
 
+class TableRuntime:
+    """What one game-service process runs besides its handlers: the background loops and
+    what happens after every committed change of a table."""
+
+    def __init__(self, tables: Tables, publisher: TablePublisher, flags: FlagSchedule, computer: ComputerSeat,
+                 connections: SeatConnections, status: PlayerStatus) -> None:
+        self.tables, self.publisher, self.flags = tables, publisher, flags
+        self.computer, self.connections, self.status = computer, connections, status
+
+    def settled(self, settled: Settled) -> None:
+        """After a commit: tell every recipient, move the flag deadline, wake the computer."""
+        row = settled.row
+        self.publisher.publish(settled)
+        self.flags.set(row.id, flag_deadline(row, settled.state))
+        if settled.finished_now:
+            players = sorted({uid for uid in row.seats if uid is not None})
+            self.connections.forget(row.id, players)
+            if row.mode == "wartesaal":
+                self.status.free(players)
+        else:
+            self.computer.request_if_due(settled)
+
+    def start(self, socketio: SocketIO, log: logging.Logger) -> None:
+        def failed(name: str) -> Callable[[Exception], None]:
+            def report(exc: Exception) -> None:
+                log.warning(f"{name} failed; retrying", extra={"fields": {"error": repr(exc)}})
+
+            return report
+
+        socketio.start_background_task(self.flags.run, self.tables, socketio.sleep, failed("flag scheduler"))
+        socketio.start_background_task(self.connections.run, self.tables, socketio.sleep, failed("seat check"))
+        socketio.start_background_task(self.computer.run, self.tables, socketio.sleep, failed("computer answers"))
+
+
+def allow_lobby_origin(app: Flask, lobby_url: str) -> None:
+    """CORS for the HTTP API: the lobby's page (another port in development) may read it with its cookie."""
+    origins = set(allowed_origins(lobby_url))
+
+    @app.after_request
+    def add_cors(response):  # noqa: ANN001, ANN202
+        origin = request.headers.get("Origin")
+        if origin in origins and request.path.startswith("/api/"):
+            response.headers["Access-Control-Allow-Origin"] = origin
+            response.headers["Access-Control-Allow-Credentials"] = "true"
+            response.headers["Vary"] = "Origin"
+        return response
+
+
 def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     app = Flask("services.game")
     app.config["SECRET_KEY"] = config.secret_key
@@ -64,7 +121,21 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
         cors_allowed_origins=origin_check(config.lobby_url),
         max_http_buffer_size=TRANSPORT_MAX_BYTES,
     )
-    sockets.register(socketio, config)
+    cache = StateCache()
+    tables = Tables(pool, cache)
+    publisher = TablePublisher(socketio, pool)
+    answers = redis.Redis.from_url(config.redis_url, decode_responses=True, socket_timeout=10,
+                                   socket_connect_timeout=2)
+    computer = ComputerSeat(ai_protocol.MoveRequester(redis_client, ai_protocol.celery_sender(celery_app)), answers,
+                            config.event_consumer_name)
+    connections = SeatConnections(redis_client)
+    status = PlayerStatus(redis_client, config.redis_url)
+    runtime = TableRuntime(tables, publisher, FlagSchedule(redis_client), computer, connections, status)
+    tables.on_settled = runtime.settled
+    app.extensions["table_runtime"] = runtime
+    app.register_blueprint(games_blueprint(pool, cache, config))
+    allow_lobby_origin(app, config.lobby_url)
+    sockets.register(socketio, config, tables, publisher, connections, status)
     return app, socketio
 
 
@@ -83,6 +154,7 @@ def main() -> None:
     socketio.start_background_task(
         outbox.run_relay, app.extensions["db_pool"], relay_redis, relay_failed, 0.5, socketio.sleep
     )
+    app.extensions["table_runtime"].start(socketio, log)
     gevent_start.freeze_heap()
     logs.event(log, "game service listening", host=config.bind_host, port=config.game_port, path="/" + SOCKETIO_PATH)
     logging.getLogger("wsgi").setLevel(logging.WARNING)

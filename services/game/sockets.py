@@ -1,24 +1,34 @@
-"""The game service's Socket.IO events: authenticated connect, ``ping_worker``, refusals.
+"""The game service's Socket.IO events: authenticated connect, the tables, ``ping_worker``.
 
-Client → server events (each carries exactly one JSON object):
+Every client event carries exactly one JSON object, validated against its schema in
+``shared.schemas.GAME_CLIENT_EVENTS``; the table events are documented there.  A
+refused event (malformed, unknown table, not your turn, stale version …) is answered
+with ``error`` ``{code, message, event}`` in the client's language and changes
+nothing; a refusal that means "your picture of the table is out of date" (stale
+version, finished table) also sends the current ``table:state`` to the sender.
 
-    ping_worker  {"nonce": str ≤ 64}   round trip through a Celery worker;
-                                       answered by ``pong_worker`` {"nonce", "worker", "pid"}
-
-Server → client: ``pong_worker``; ``error`` {"code", "message", "event"} when an
-event was refused (nothing changed).  Connect with ``auth: {token, lang}``.
+Connect with ``auth: {token, lang}`` (the lobby's signed session token).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
 
 from flask import request, session
-from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room
+from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room, leave_room
 
 from services.ai_worker.ping import ping as ping_task
+from services.game.player_status import PlayerStatus
+from services.game.publisher import TablePublisher, seat_room, table_room, watch_room
+from services.game.refusals import TableRefusal
+from services.game.seat_connections import SeatConnections
+from services.game.table import Settled, Tables
 from shared import auth_token, i18n, settings
-from shared.socket_errors import checked_object, error_payload, guarded
+from shared.socket_errors import error_payload, guarded, validated
 
 log = logging.getLogger("game.sockets")
 
@@ -30,12 +40,46 @@ def _lang() -> str:
     return session.get("lang", i18n.DEFAULT_LANGUAGE)
 
 
+def _uid() -> int:
+    return session["user"]["uid"]
+
+
 def _emit_error(payload: dict) -> None:
     emit("error", payload)
 
 
-def register(socketio: SocketIO, config: settings.Settings) -> None:
+def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publisher: TablePublisher,
+             connections: SeatConnections, status: PlayerStatus) -> None:
     """Attach every handler to ``socketio``."""
+
+    def table_event(event: str) -> Callable:
+        """Validate the payload, run the handler, turn a table refusal into ``error`` (+ state)."""
+
+        def decorate(handler: Callable[[dict[str, Any]], None]) -> Callable:
+            @socketio.on(event)
+            @guarded(event, _emit_error, _lang)
+            @functools.wraps(handler)
+            def wrapper(*args: object) -> None:
+                data = validated(event, args)
+                try:
+                    handler(data)
+                except TableRefusal as exc:
+                    _emit_error({"code": exc.code, "message": exc.message(_lang()), "event": event})
+                    if exc.current_game_id is not None:
+                        publisher.send_to(request.sid, tables.current(exc.current_game_id), _uid())
+
+            return wrapper
+
+        return decorate
+
+    def sit_down(settled: Settled) -> None:
+        """Put this socket into the table's rooms and send it the table."""
+        sid, uid = request.sid, _uid()
+        for room in publisher.rooms_for(settled, uid):
+            join_room(room)
+        if settled.row.seats_of(uid) and settled.row.running:
+            connections.joined(sid, settled.row.id, uid)
+        publisher.send_to(sid, settled, uid)
 
     @socketio.on("connect")
     def connect(auth: object = None) -> None:
@@ -50,10 +94,54 @@ def register(socketio: SocketIO, config: settings.Settings) -> None:
         # A personal room so workers and other processes can reach this account's sockets.
         join_room(f"user:{user['uid']}")
 
+    @socketio.on("disconnect")
+    def disconnect(*_args: object) -> None:
+        connections.left(request.sid)
+
+    @table_event("table:join")
+    def join(data: dict[str, Any]) -> None:
+        settled = tables.current(data["game_id"])
+        sit_down(settled)
+        if settled.row.running and settled.row.mode == "wartesaal" and settled.row.seats_of(_uid()):
+            status.playing(_uid())
+
+    @table_event("table:move")
+    def move(data: dict[str, Any]) -> None:
+        tables.move(_uid(), data["game_id"], data["version"], data["move"], data["lag_ms"] or 0)
+
+    @table_event("table:resign")
+    def resign(data: dict[str, Any]) -> None:
+        tables.resign(_uid(), data["game_id"])
+
+    @table_event("table:draw")
+    def draw(data: dict[str, Any]) -> None:
+        tables.draw(_uid(), data["game_id"], data["action"])
+
+    @table_event("table:takeback")
+    def takeback(data: dict[str, Any]) -> None:
+        tables.takeback(_uid(), data["game_id"], data["action"])
+
+    @table_event("table:undo")
+    def undo(data: dict[str, Any]) -> None:
+        tables.undo(_uid(), data["game_id"])
+
+    @table_event("table:new_local")
+    def new_local(data: dict[str, Any]) -> None:
+        settled = tables.create_local(_uid(), data["game"], data["mode"], data["options"], data["strength"],
+                                      data["seat"], data["clock"], secrets.randbits(62))
+        sit_down(settled)
+
+    @table_event("table:leave")
+    def leave(data: dict[str, Any]) -> None:
+        game_id = data["game_id"]
+        for room in (table_room(game_id), watch_room(game_id), seat_room(game_id, 0), seat_room(game_id, 1)):
+            leave_room(room)
+        connections.left(request.sid, game_id)
+
     @socketio.on("ping_worker")
     @guarded("ping_worker", _emit_error, _lang)
     def ping_worker(*args: object) -> None:
-        data = checked_object("ping_worker", args, {"nonce": (str, 64)})
+        data = validated("ping_worker", args)
         # apply_async only publishes to Redis; never wait for a result in a greenlet.
         ping_task.apply_async(args=[request.sid, data["nonce"]], expires=PING_EXPIRES_S)
 

@@ -1,0 +1,96 @@
+"""The computer's seat at a table: asking a Celery worker for its move, applying the answer.
+
+Requests go through ``shared.ai_protocol.MoveRequester`` (the outstanding request per
+table lives in Redis, so any process re-sends one a dead worker never answered).
+Answers arrive on the durable stream ``ai:answers``; every game-service process
+reads it as a member of one consumer group, so each answer is handled once, and
+applies an answer only while the table still stands at the answer's version (the
+table's version grows with every change, an undo included, so an answer to a
+position that was taken back is stale).  The row lock in ``Tables.move`` re-checks
+that, since a duplicate may be applied by another process meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+import redis
+
+from services.game.refusals import TableRefusal
+from services.game.table import Settled, Tables
+from shared import ai_protocol
+from shared.ai_protocol import AnswerInbox, MoveAnswer, MoveRequester
+from shared.games import get_game
+
+GROUP = "game-service"
+# Seconds of thinking per strength: quick enough that a game flows.
+BUDGET_S = {"leicht": 0.3, "mittel": 1.0, "stark": 2.5}
+RESEND_EVERY_S = 1.0
+
+log = logging.getLogger("game.computer")
+
+
+def computer_to_move(settled: Settled) -> int | None:
+    """The computer's seat if it is the computer's turn at a running table."""
+    row = settled.row
+    if not row.running or row.mode != "computer":
+        return None
+    to_move = get_game(row.game).to_move(settled.state)
+    return next((seat for seat in to_move if row.seats[seat] is None), None)
+
+
+class ComputerSeat:
+    def __init__(self, requester: MoveRequester, answers: redis.Redis, consumer: str) -> None:
+        self.requester = requester
+        self.inbox = AnswerInbox(answers, GROUP, consumer)
+
+    def request_if_due(self, settled: Settled) -> None:
+        seat = computer_to_move(settled)
+        if seat is None:
+            return
+        row = settled.row
+        strength = row.strength or "mittel"
+        view = get_game(row.game).view(settled.state, seat)
+        self.requester.request(ai_protocol.new_request("move", row.game, row.id, row.version, seat, view,
+                                                       strength, BUDGET_S[strength]))
+
+    def _is_current(self, tables: Tables) -> Callable[[MoveAnswer], bool]:
+        def is_current(answer: MoveAnswer) -> bool:
+            try:
+                settled = tables.current(int(answer.table_id))
+            except (TableRefusal, ValueError):
+                return False
+            return settled.row.version == answer.ply and computer_to_move(settled) == answer.seat
+
+        return is_current
+
+    def _apply(self, tables: Tables) -> Callable[[MoveAnswer], None]:
+        def apply(answer: MoveAnswer) -> None:
+            try:
+                tables.computer_move(int(answer.table_id), answer.ply, answer.seat, answer.move or "")
+            except TableRefusal as exc:
+                # Stale after all (another process applied a duplicate) or an illegal answer: drop it.
+                log.warning("computer answer dropped", extra={"fields": {"table": answer.table_id,
+                                                                        "code": exc.code}})
+            self.requester.answered(answer.table_id, answer.ply)
+
+        return apply
+
+    def run(self, tables: Tables, sleep: Callable[[float], None], failed: Callable[[Exception], None]) -> None:
+        """Consume answers forever; re-send requests a silent worker never answered."""
+        is_current, apply = self._is_current(tables), self._apply(tables)
+        next_resend = 0.0
+        while True:
+            try:
+                self.inbox.ensure_group()
+                while True:
+                    self.inbox.poll(is_current, apply, block_ms=500)
+                    if time.monotonic() >= next_resend:
+                        self.inbox.claim_abandoned(is_current, apply)
+                        self.requester.resend_overdue(BUDGET_S["mittel"])
+                        next_resend = time.monotonic() + RESEND_EVERY_S
+            except Exception as exc:
+                failed(exc)
+                sleep(1.0)

@@ -1,0 +1,85 @@
+"""Flag deadlines shared by every game-service process, so a flag falls with nobody sending anything.
+
+Each running table with a running clock has one entry in the Redis sorted set
+:data:`KEY` (member: game id, score: the deadline in epoch ms).  Every process polls
+it; a Lua script removes and returns the due entries in one step, so exactly one
+process claims each.  The claimant re-checks the clock under the table's row lock
+(``Tables.flag``), which is the only judge: an entry that was early (the player
+moved meanwhile, or clocks of two machines differ) is simply scheduled again from
+the stored table.  A periodic resync re-derives every running table's deadline from
+PostgreSQL, which covers games the lobby created and nobody joined yet, and a
+restart of every process.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections.abc import Callable
+
+import redis
+
+from services.game.table import Tables, flag_deadline
+from shared import game_store
+
+KEY = "tables:flags"
+POLL_S = 0.2
+RESYNC_S = 30.0
+
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, member in ipairs(due) do redis.call('ZREM', KEYS[1], member) end
+return due
+"""
+
+log = logging.getLogger("game.flags")
+
+
+class FlagSchedule:
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._claim = client.register_script(_CLAIM)
+
+    def set(self, game_id: int, deadline: dt.datetime | None) -> None:
+        """Schedule ``game_id``'s flag at ``deadline`` (None: no clock runs; drop it)."""
+        if deadline is None:
+            self.redis.zrem(KEY, game_id)
+        else:
+            self.redis.zadd(KEY, {str(game_id): int(deadline.timestamp() * 1000)})
+
+    def claim_due(self, now_ms: int | None = None, limit: int = 50) -> list[int]:
+        now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+        return [int(member) for member in self._claim(keys=[KEY], args=[now_ms, limit])]
+
+    def resync(self, tables: Tables) -> int:
+        """Derive every running table's deadline from PostgreSQL; return how many run a clock."""
+        with tables.pool.connection() as conn:
+            ids = game_store.running_ids(conn)
+        scheduled = 0
+        for game_id in ids:
+            try:
+                settled = tables.current(game_id)
+            except Exception:
+                log.exception("resync of table %s failed", game_id)
+                continue
+            deadline = flag_deadline(settled.row, settled.state)
+            self.set(game_id, deadline)
+            scheduled += deadline is not None
+        return scheduled
+
+    def run(self, tables: Tables, sleep: Callable[[float], None], failed: Callable[[Exception], None]) -> None:
+        """Poll forever: claim due flags, judge each under its row lock, re-schedule the early ones."""
+        next_resync = 0.0
+        while True:
+            try:
+                if time.monotonic() >= next_resync:
+                    self.resync(tables)
+                    next_resync = time.monotonic() + RESYNC_S
+                for game_id in self.claim_due():
+                    if not tables.flag(game_id):
+                        current = tables.current(game_id)
+                        self.set(game_id, flag_deadline(current.row, current.state))
+            except Exception as exc:  # Redis or PostgreSQL away for a moment: keep polling
+                failed(exc)
+            sleep(POLL_S)

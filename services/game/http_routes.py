@@ -1,0 +1,115 @@
+"""The game service's HTTP routes: live games, finished games for replay, records, my games.
+
+``GET /api/games/live``               running Wartesaal games (TableSummary list)
+``GET /api/games/<id>``               a finished game with every ply for the replay;
+                                      a running one: its public data and the spectator view
+``GET /api/games/<id>/record.txt``    the text record of a finished game (download)
+``GET /api/my-games``                 the caller's finished games (session cookie, or
+                                      ``Authorization: Bearer <token>``)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+from psycopg_pool import ConnectionPool
+
+from services.game.refusals import TEXTS
+from services.game.replay import StateCache, states_along
+from shared import auth_token, game_store, i18n
+from shared.games import get_game
+from shared.settings import Settings
+
+SESSION_COOKIE = "sc_session"  # the lobby's cookie (services.lobby.session), same signed token
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def summary(data: dict[str, Any], status: str) -> dict[str, Any]:
+    """A ``TableSummary`` from a list query's row."""
+    seats = []
+    for seat in (0, 1):
+        uid = data[f"seat{seat}_user_id"]
+        seats.append({"user_id": uid, "name": data[f"seat{seat}_name"], "elo": None,
+                      "computer": data.get("strength") if uid is None else None})
+    clock = {"base_ms": data["base_ms"], "inc_ms": data["inc_ms"]} if data.get("base_ms") is not None else None
+    return {"game_id": data["id"], "game": data["game"], "mode": data.get("mode", "wartesaal"),
+            "rated": data["rated"], "stake": data["stake"], "seats": seats, "plies": data["plies"], "clock": clock,
+            "status": status, "result": data.get("result"), "created_at": _iso(data["created_at"]),
+            "finished_at": _iso(data.get("finished_at"))}
+
+
+def _refusal(code: str, status: int) -> tuple[Response, int]:
+    lang = i18n.pick_language(request.args.get("lang") or request.accept_languages.best_match(i18n.LANGUAGES))
+    de, en = TEXTS[code]
+    return jsonify({"error": {"code": code, "message": en if lang == "en" else de}}), status
+
+
+def games_blueprint(pool: ConnectionPool, cache: StateCache, config: Settings) -> Blueprint:
+    bp = Blueprint("games", __name__)
+
+    @bp.get("/api/games/live")
+    def live() -> Response:
+        with pool.connection() as conn:
+            rows = game_store.live_games(conn)
+        return jsonify({"games": [summary(r, "running") for r in rows]})
+
+    @bp.get("/api/games/<int:game_id>")
+    def game(game_id: int) -> Any:
+        with pool.connection() as conn:
+            row = game_store.load(conn, game_id)
+            names = game_store.user_names(conn, [u for u in row.seats if u is not None]) if row else {}
+        if row is None or row.status == "aborted":
+            return _refusal("not_found", 404)
+        engine = get_game(row.game)
+        seats = [{"user_id": uid, "name": names.get(uid) if uid is not None else None, "elo": None,
+                  "computer": row.strength if uid is None else None} for uid in row.seats]
+        clock = {"base_ms": row.clock.base_ms, "inc_ms": row.clock.inc_ms} if row.clock else None
+        data: dict[str, Any] = {
+            "game_id": row.id, "game": row.game, "title": engine.title, "options": row.options, "mode": row.mode,
+            "rated": row.rated, "stake": row.stake, "seats": seats, "clock": clock, "status": row.status,
+            "result": row.result, "created_at": _iso(row.created_at), "finished_at": _iso(row.finished_at),
+        }
+        if row.running:
+            # Public data only: what a spectator sees now.
+            state = cache.state(row)
+            view = engine.view(state, None)
+            data.update(plies=len(row.moves), view=view)
+            return jsonify(data)
+        # After the end a spectator may see everything: every position along the way.
+        states = states_along(row.game, row.options, row.seed, row.moves, row.move_seats)
+        final_history = engine.history(states[-1])
+        data["moves"] = final_history
+        data["plies"] = [
+            {"ply": i, "move": row.moves[i - 1] if i else None, "seat": row.move_seats[i - 1] if i else None,
+             "time_ms": row.move_times[i - 1] if i else None, "position": engine.to_position(state),
+             "view": engine.view(state, None)}
+            for i, state in enumerate(states)
+        ]
+        return jsonify(data)
+
+    @bp.get("/api/games/<int:game_id>/record.txt")
+    def record(game_id: int) -> Any:
+        with pool.connection() as conn:
+            found = conn.execute("SELECT game, status, record FROM games WHERE id = %s", (game_id,)).fetchone()
+        if found is None or found["status"] != "finished" or not found["record"]:
+            return _refusal("not_found", 404)
+        return Response(found["record"], mimetype="text/plain; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="spielcenter-{found["game"]}-{game_id}.txt"'})
+
+    @bp.get("/api/my-games")
+    def my_games() -> Any:
+        header = request.headers.get("Authorization", "")
+        token = header[7:] if header.startswith("Bearer ") else request.cookies.get(SESSION_COOKIE)
+        claims = auth_token.verify(token, config.secret_key, config.session_max_age) if token else None
+        if claims is None:
+            lang = i18n.pick_language(request.args.get("lang"))
+            return jsonify({"error": {"code": "not_logged_in", "message": i18n.text("not_logged_in", lang)}}), 401
+        with pool.connection() as conn:
+            rows = game_store.finished_games_of(conn, claims["uid"])
+        return jsonify({"games": [summary(r, "finished") for r in rows]})
+
+    return bp

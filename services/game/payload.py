@@ -1,0 +1,81 @@
+"""``table:state`` for one recipient: the whole table as that seat (or a spectator) may see it.
+
+Each seat and each spectator gets its own payload built from ``GAME.view(state, seat)``;
+nothing here ever puts one seat's view into a payload meant for another.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from services.game.table import clock_seat, has_time_limit
+from shared import clock
+from shared.game_store import GameRow
+from shared.games import get_game
+from shared.schemas import FINAL_POSITION_DELAY_MS
+
+
+def seats_of(row: GameRow, names: dict[int, str]) -> list[dict[str, Any]]:
+    return [
+        {"user_id": None, "name": None, "elo": None, "computer": row.strength} if uid is None
+        else {"user_id": uid, "name": names.get(uid), "elo": None, "computer": None}
+        for uid in row.seats
+    ]
+
+
+def clocks_of(row: GameRow, state: Any, now_ms: int) -> dict[str, Any]:
+    """Clocks as of ``now_ms``: the running seat's clock already charged for its turn so far."""
+    running = clock_seat(row, state) if has_time_limit(row) else None
+    elapsed = max(0, now_ms - int(row.turn_started_at.timestamp() * 1000))
+    if row.clock is not None:
+        remaining = list(row.remaining_ms or [0, 0])
+        if running is not None:
+            remaining[running] = clock.time_left_ms(row.clock, remaining[running], elapsed)
+        return {"remaining_ms": remaining, "running": running, "server_now_ms": now_ms, "per_move_limit_ms": None}
+    if row.mode == "wartesaal":  # ohne Uhr: ten minutes per move
+        limit = clock.PER_MOVE_LIMIT_MS
+        remaining = [limit, limit]
+        if running is not None:
+            remaining[running] = clock.time_left_ms(None, None, elapsed)
+        return {"remaining_ms": remaining, "running": running, "server_now_ms": now_ms, "per_move_limit_ms": limit}
+    return {"remaining_ms": [], "running": None, "server_now_ms": now_ms, "per_move_limit_ms": None}
+
+
+def moves_visible(view: dict[str, Any], engine_history: list[str]) -> list[str]:
+    """The move list as the view allows: the view's own history where it keeps one
+    (games with hidden information filter it), otherwise the engine's."""
+    history = view.get("history")
+    if isinstance(history, list) and all(isinstance(m, str) for m in history):
+        return history
+    return engine_history
+
+
+def table_state(row: GameRow, state: Any, you: int | None, names: dict[int, str],
+                now_ms: int | None = None) -> dict[str, Any]:
+    """The ``table:state`` payload for the recipient sitting on ``you`` (None: spectator)."""
+    engine = get_game(row.game)
+    view = engine.view(state, you)
+    return {
+        "game_id": row.id,
+        "game": row.game,
+        "version": row.version,
+        "mode": row.mode,
+        "rated": row.rated,
+        "stake": row.stake,
+        "seats": seats_of(row, names),
+        "you": you,
+        "view": view,
+        "clocks": clocks_of(row, state, int(time.time() * 1000) if now_ms is None else now_ms),
+        "offers": {"draw": row.draw_offer, "takeback": row.takeback_offer},
+        "status": row.status,
+        "result": row.result,
+        "moves": moves_visible(view, engine.history(state)),
+        "final_position_delay_ms": FINAL_POSITION_DELAY_MS,
+    }
+
+
+def same_device_seat(row: GameRow, state: Any) -> int:
+    """At a same-device table the screen shows the side to move (seat 0 when none or both)."""
+    to_move = get_game(row.game).to_move(state)
+    return to_move[0] if len(to_move) == 1 else 0

@@ -1,0 +1,85 @@
+"""Sending ``table:state`` to the right sockets on every process, one payload per recipient.
+
+Rooms (through the Socket.IO Redis message queue, so every process's sockets hear):
+``game:<id>:seat:<n>`` holds the sockets of the player on seat n, ``game:<id>:watch``
+the spectators'.  Each room gets the state built from its own ``view``; one payload
+never carries another seat's view.  At a same-device table both seats are one
+person: the room ``game:<id>:seat:0`` gets the view of the side to move.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from flask_socketio import SocketIO
+from psycopg_pool import ConnectionPool
+
+from services.game.payload import same_device_seat, table_state
+from services.game.table import Settled
+from shared import game_store
+from shared.game_store import GameRow
+
+NAMES_CACHED = 4096  # tables whose players' names are kept
+
+
+def seat_room(game_id: int, seat: int) -> str:
+    return f"game:{game_id}:seat:{seat}"
+
+
+def watch_room(game_id: int) -> str:
+    return f"game:{game_id}:watch"
+
+
+def table_room(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+class TablePublisher:
+    def __init__(self, socketio: SocketIO, pool: ConnectionPool) -> None:
+        self.socketio = socketio
+        self.pool = pool
+        self._names: OrderedDict[int, dict[int, str]] = OrderedDict()
+
+    def names(self, row: GameRow) -> dict[int, str]:
+        """The players' names of a table (they do not change during a game)."""
+        names = self._names.get(row.id)
+        if names is None:
+            with self.pool.connection() as conn:
+                names = game_store.user_names(conn, [uid for uid in row.seats if uid is not None])
+            self._names[row.id] = names
+            while len(self._names) > NAMES_CACHED:
+                self._names.popitem(last=False)
+        return names
+
+    def seat_for(self, settled: Settled, user_id: int) -> int | None:
+        """The seat whose view ``user_id`` gets (None: a spectator)."""
+        row = settled.row
+        seats = row.seats_of(user_id)
+        if not seats:
+            return None
+        return same_device_seat(row, settled.state) if row.mode == "same_device" else seats[0]
+
+    def rooms_for(self, settled: Settled, user_id: int) -> list[str]:
+        row = settled.row
+        you = self.seat_for(settled, user_id)
+        if you is None:
+            return [table_room(row.id), watch_room(row.id)]
+        return [table_room(row.id), seat_room(row.id, 0 if row.mode == "same_device" else you)]
+
+    def publish(self, settled: Settled) -> None:
+        row, names = settled.row, self.names(settled.row)
+        if row.mode == "same_device":
+            you = same_device_seat(row, settled.state)
+            self.socketio.emit("table:state", table_state(row, settled.state, you, names), to=seat_room(row.id, 0))
+        else:
+            for seat, uid in enumerate(row.seats):
+                if uid is not None:
+                    self.socketio.emit("table:state", table_state(row, settled.state, seat, names),
+                                       to=seat_room(row.id, seat))
+        self.socketio.emit("table:state", table_state(row, settled.state, None, names), to=watch_room(row.id))
+
+    def send_to(self, sid: str, settled: Settled, user_id: int) -> None:
+        """The table as ``user_id`` sees it, to one socket only."""
+        you = self.seat_for(settled, user_id)
+        self.socketio.emit("table:state", table_state(settled.row, settled.state, you, self.names(settled.row)),
+                           to=sid)

@@ -1,0 +1,54 @@
+"""Why the game service refuses a table action, in German and English.
+
+A refusal changes nothing.  It reaches the sender as the protocol's ``error`` event
+``{code, message, event}``; the engine's own refusals (``GameError``: unreadable or
+illegal moves) carry their texts already and pass through unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+TEXTS: dict[str, tuple[str, str]] = {
+    "unknown_table": ("Diese Partie gibt es nicht.", "There is no such game."),
+    "table_finished": ("Die Partie ist schon beendet.", "The game is already over."),
+    "spectator": ("Du schaust nur zu und kannst hier nicht spielen.", "You are watching and cannot play here."),
+    "not_your_turn": ("Du bist nicht am Zug.", "It is not your turn."),
+    "stale_version": ("Die Partie hat sich inzwischen geändert; hier ist der aktuelle Stand.",
+                      "The game has changed meanwhile; here is the current state."),
+    "computer_thinking": ("Der Computer ist am Zug.", "It is the computer's turn."),
+    "no_offer": ("Es liegt kein solches Angebot vor.", "There is no such offer."),
+    "own_offer": ("Das ist dein eigenes Angebot.", "That is your own offer."),
+    "offer_pending": ("Dieses Angebot liegt schon vor.", "This offer is already open."),
+    "takeback_not_here": ("Zurücknehmen gibt es nur in Freundschaftspartien.",
+                          "Takebacks exist only in friendly games."),
+    "draw_not_here": ("Remis kann man hier nicht anbieten.", "A draw cannot be offered here."),
+    "nothing_to_take_back": ("Es gibt keinen Zug zum Zurücknehmen.", "There is no move to take back."),
+    "undo_not_here": ("Zug zurück gibt es nur an lokalen Tischen.", "Undo exists only at local tables."),
+    "bad_options": ("Diese Einstellungen gibt es nicht.", "These settings do not exist."),
+    "bad_local_table": ("Diese Einstellungen passen nicht zu diesem Tisch.",
+                        "These settings do not fit this table."),
+    "no_computer_player": ("Für dieses Spiel gibt es noch keinen Computergegner.",
+                           "There is no computer opponent for this game yet."),
+    "not_found": ("Nicht gefunden.", "Not found."),
+}
+
+
+class TableRefusal(Exception):
+    """A refused table action; ``current`` asks the handler to send the table's state too."""
+
+    def __init__(self, code: str, *, current_game_id: int | None = None, de: str | None = None,
+                 en: str | None = None) -> None:
+        super().__init__(code)
+        self.code = code
+        default_de, default_en = TEXTS.get(code, (code, code))
+        self.de = de or default_de
+        self.en = en or default_en
+        self.current_game_id = current_game_id
+
+    def message(self, lang: str) -> str:
+        return self.en if lang == "en" else self.de
+
+
+def error_event(code: str, message: str, event: str | None) -> dict[str, Any]:
+    return {"code": code, "message": message, "event": event}

@@ -1,0 +1,74 @@
+"""Engine states of tables, replayed from the move log and cached per (game id, plies).
+
+A table's state is a pure function of ``(game, options, seed, moves, move_seats)``,
+so every game-service process can rebuild it from PostgreSQL; the cache only saves
+replaying the whole game on every move.  A stale entry can never be used: the key
+includes the number of plies, and the move log only grows by appending (an undo or
+a takeback shortens it, and then the key differs or the replay starts over).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from shared.game_store import GameRow
+from shared.games import get_game
+
+CACHE_SIZE = 4096  # tables; an engine state is a few kB
+
+
+class StateCache:
+    """Least-recently-used engine states keyed by (game id, plies, last move)."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self._states: OrderedDict[int, tuple[tuple, Any]] = OrderedDict()
+        self.replays = 0  # full replays done (a test and the benchmark read it)
+
+    @staticmethod
+    def _key(moves: list[str], move_seats: list[int | None]) -> tuple:
+        # The last move is part of the key: an undo followed by another move keeps the count.
+        return (len(moves), moves[-1] if moves else None, move_seats[-1] if move_seats else None)
+
+    def state(self, row: GameRow) -> Any:
+        """The engine state after every move of ``row``."""
+        key = self._key(row.moves, row.move_seats)
+        cached = self._states.get(row.id)
+        if cached is not None and cached[0] == key:
+            self._states.move_to_end(row.id)
+            return cached[1]
+        state = replay(row.game, row.options, row.seed, row.moves, row.move_seats)
+        self.replays += 1
+        self.put(row.id, row.moves, row.move_seats, state)
+        return state
+
+    def put(self, game_id: int, moves: list[str], move_seats: list[int | None], state: Any) -> None:
+        self._states[game_id] = (self._key(moves, move_seats), state)
+        self._states.move_to_end(game_id)
+        while len(self._states) > self.size:
+            self._states.popitem(last=False)
+
+    def forget(self, game_id: int) -> None:
+        self._states.pop(game_id, None)
+
+
+def replay(game: str, options: dict[str, Any], seed: int, moves: list[str], move_seats: list[int | None]) -> Any:
+    """The state after ``moves`` (each applied for its seat) from the game's start."""
+    engine = get_game(game)
+    state = engine.new_game(options, seed)
+    for text, seat in zip(moves, move_seats, strict=True):
+        state = engine.apply(state, text, seat)
+    return state
+
+
+def states_along(game: str, options: dict[str, Any], seed: int, moves: list[str],
+                 move_seats: list[int | None]) -> list[Any]:
+    """Every state of a game, from the start to after the last move (for replays)."""
+    engine = get_game(game)
+    state = engine.new_game(options, seed)
+    states = [state]
+    for text, seat in zip(moves, move_seats, strict=True):
+        state = engine.apply(state, text, seat)
+        states.append(state)
+    return states

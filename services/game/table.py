@@ -1,0 +1,403 @@
+"""The authoritative table: parse → authorize → engine → persist, one transaction each.
+
+Every action on a table runs in one PostgreSQL transaction that begins by taking the
+table's row lock (``SELECT … FOR UPDATE``), so two actions on one table never race,
+whichever game-service processes receive them.  Inside, the clock is checked first
+(a flag that fell before the action arrived ends the game on time), then the action
+is authorized and handed to the engine, and the whole table is written back.  A game
+that ends writes its result and the ``game_finished`` outbox event in the same
+transaction.  What happens after the commit (publishing, flag deadlines, computer
+moves, presence) is the caller's, through ``on_settled``.
+
+Nothing here touches sockets or Redis: it is tested through the real service.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from services.game.refusals import TableRefusal
+from services.game.replay import StateCache
+from shared import clock, game_store, outbox
+from shared.game_store import GameRow
+from shared.games import get_game
+from shared.games.base import GameError
+
+log = logging.getLogger("game.table")
+
+# Results the table itself decides (the engine decides the game's own ends).
+RESULT_TEXTS: dict[str, tuple[str, str]] = {
+    "zeit": ("Zeit abgelaufen", "Time out"),
+    "zugzeit": ("Zugzeit überschritten (10 Minuten)", "Move time exceeded (10 minutes)"),
+    "aufgabe": ("Aufgegeben", "Resigned"),
+    "remis": ("Remis vereinbart", "Draw agreed"),
+    "verlassen": ("Partie verlassen", "Left the game"),
+}
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A table after a committed change: its row, its engine state, and whether it just ended."""
+
+    row: GameRow
+    state: Any
+    finished_now: bool = False
+    started_now: bool = False
+
+
+def _ms(delta: dt.timedelta) -> int:
+    return int(delta.total_seconds() * 1000)
+
+
+def now_utc() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def result_of(reason: str, winner: int | None) -> dict[str, Any]:
+    de, en = RESULT_TEXTS[reason]
+    return {"winner": winner, "reason": reason, "de": de, "en": en, "score": None}
+
+
+def clock_seat(row: GameRow, state: Any) -> int | None:
+    """The seat whose clock runs: the single seat to move (none during a simultaneous setup)."""
+    if not row.running:
+        return None
+    to_move = get_game(row.game).to_move(state)
+    return to_move[0] if len(to_move) == 1 else None
+
+
+def has_time_limit(row: GameRow) -> bool:
+    """A clock, or (Wartesaal games ohne Uhr) the ten-minute limit per move."""
+    return row.clock is not None or row.mode == "wartesaal"
+
+
+def flag_deadline(row: GameRow, state: Any) -> dt.datetime | None:
+    """When the side to move loses on time if it does not move (None: nothing runs)."""
+    seat = clock_seat(row, state)
+    if seat is None or not has_time_limit(row) or row.seats[seat] is None:
+        return None
+    remaining = row.remaining_ms[seat] if row.remaining_ms is not None else None
+    after = clock.flag_after_ms(row.clock, remaining, row.lag_quota_ms[seat])
+    return row.turn_started_at + dt.timedelta(milliseconds=after)
+
+
+class Tables:
+    """Every action on a table, against PostgreSQL; ``on_settled`` runs after each commit."""
+
+    def __init__(self, pool: ConnectionPool, cache: StateCache,
+                 on_settled: Callable[[Settled], None] = lambda settled: None) -> None:
+        self.pool = pool
+        self.cache = cache
+        self.on_settled = on_settled
+
+    # ---- the transaction frame -------------------------------------------------------
+    def _locked(self, game_id: int, act: Callable[[Any, GameRow, Any, dt.datetime], Settled | None]) -> Settled:
+        """Run ``act(conn, row, state, now)`` under the table's row lock; flags first."""
+        refusal: TableRefusal | None = None
+        with self.pool.connection() as conn, conn.transaction():
+            row = game_store.load(conn, game_id, lock=True)
+            if row is None:
+                raise TableRefusal("unknown_table")
+            state = self.cache.state(row)
+            now = now_utc()
+            settled = self._flag_if_due(conn, row, state, now)
+            if settled is None:
+                try:
+                    settled = act(conn, row, state, now)
+                except TableRefusal as exc:
+                    # Refused: nothing written; the caller learns the state unchanged.
+                    refusal = exc
+                    settled = Settled(row, state)
+                    if exc.current_game_id is None:
+                        raise
+            else:
+                refusal = TableRefusal("table_finished", current_game_id=game_id)
+        if settled.row is not row:  # something was written
+            self.on_settled(settled)
+        if refusal is not None:
+            raise refusal
+        return settled
+
+    def _flag_if_due(self, conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled | None:
+        deadline = flag_deadline(row, state)
+        if deadline is None or now < deadline:
+            return None
+        seat = clock_seat(row, state)
+        assert seat is not None
+        reason = "zeit" if row.clock is not None else "zugzeit"
+        remaining = list(row.remaining_ms) if row.remaining_ms is not None else None
+        if remaining is not None:
+            remaining[seat] = 0
+        return self._finish(conn, dataclasses.replace(row, remaining_ms=remaining), state, now,
+                            result_of(reason, 1 - seat))
+
+    def _finish(self, conn: Any, row: GameRow, state: Any, now: dt.datetime, result: dict[str, Any],
+                status: str = "finished") -> Settled:
+        engine = get_game(row.game)
+        names = game_store.user_names(conn, [u for u in row.seats if u is not None])
+        seat_names = [names.get(uid, "?") if uid is not None else f"Computer ({row.strength})" for uid in row.seats]
+        headers = {"Spiel": engine.title, "Partie": str(row.id), "Datum": now.strftime("%Y-%m-%d"),
+                   engine.seat_names[0][0]: seat_names[0], engine.seat_names[1][0]: seat_names[1],
+                   "Ergebnis": result["de"]}
+        record = engine.record(state, headers)
+        version = row.version + 1
+        finished_at = now if status == "finished" else None
+        game_store.finish(conn, row.id, result=result, record=record, remaining_ms=row.remaining_ms,
+                          version=version, finished_at=finished_at, status=status)
+        if status == "finished":
+            outbox.record(conn, "game_finished", {
+                "game_id": row.id, "game": row.game, "seats": list(row.seats), "result": result,
+                "rated": row.rated, "stake": row.stake, "mode": row.mode, "plies": len(row.moves),
+                "duration_ms": _ms(now - row.created_at),
+            })
+        after = dataclasses.replace(row, status=status, result=result, version=version, draw_offer=None,
+                                    takeback_offer=None, finished_at=finished_at)
+        return Settled(after, state, finished_now=True)
+
+    @staticmethod
+    def _require_running(row: GameRow) -> None:
+        if not row.running:
+            raise TableRefusal("table_finished", current_game_id=row.id)
+
+    @staticmethod
+    def _human_seats(row: GameRow, user_id: int) -> list[int]:
+        seats = row.seats_of(user_id)
+        if not seats:
+            raise TableRefusal("spectator")
+        return seats
+
+    # ---- moves -----------------------------------------------------------------------
+    def move(self, user_id: int | None, game_id: int, version: int, text: str, lag_ms: int = 0) -> Settled:
+        """Play ``text`` for ``user_id`` (None: the computer) on the table as it stood at ``version``."""
+
+        def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
+            self._require_running(row)
+            seats = [s for s, uid in enumerate(row.seats) if uid is None] if user_id is None \
+                else self._human_seats(row, user_id)
+            if version != row.version:
+                raise TableRefusal("stale_version", current_game_id=row.id)
+            engine = get_game(row.game)
+            to_move = engine.to_move(state)
+            movers = [s for s in seats if s in to_move]
+            if not movers:
+                computer_turn = any(row.seats[s] is None for s in to_move)
+                raise TableRefusal("computer_thinking" if computer_turn else "not_your_turn")
+            seat = movers[0]
+            try:
+                parsed = engine.parse_move(state, text, seat)
+                canonical = engine.move_text(state, parsed)
+                new_state = engine.apply(state, parsed, seat)
+            except GameError as exc:
+                raise TableRefusal(exc.code, de=exc.de, en=exc.en) from None
+            return self._after_move(conn, row, state, new_state, now, seat, canonical, lag_ms, len(to_move) == 1)
+
+        return self._locked(game_id, act)
+
+    def _after_move(self, conn: Any, row: GameRow, state: Any, new_state: Any, now: dt.datetime, seat: int,
+                    text: str, lag_ms: int, clock_ran: bool) -> Settled:
+        remaining = list(row.remaining_ms) if row.remaining_ms is not None else None
+        quotas = list(row.lag_quota_ms)
+        spent = 0
+        if clock_ran:
+            timing = clock.on_move(row.clock, remaining[seat] if remaining else None, quotas[seat],
+                                   _ms(now - row.turn_started_at), lag_ms)
+            if timing.flagged and has_time_limit(row):
+                # The move came after the flag fell (inside the grace the flag scheduler had not fired yet).
+                if remaining is not None:
+                    remaining[seat] = 0
+                reason = "zeit" if row.clock is not None else "zugzeit"
+                return self._finish(conn, dataclasses.replace(row, remaining_ms=remaining), state, now,
+                                    result_of(reason, 1 - seat))
+            spent = timing.spent_ms
+            quotas[seat] = timing.quota_ms
+            if remaining is not None:
+                remaining[seat] = timing.remaining_ms
+        after = dataclasses.replace(
+            row, moves=[*row.moves, text], move_seats=[*row.move_seats, seat], move_times=[*row.move_times, spent],
+            remaining_ms=remaining, lag_quota_ms=quotas, turn_started_at=now, version=row.version + 1,
+            draw_offer=None, takeback_offer=None,  # an offer is void once someone moves
+        )
+        game_store.write_turn(conn, row.id, moves=after.moves, move_seats=after.move_seats,
+                              move_times=after.move_times, remaining_ms=remaining, lag_quota_ms=quotas,
+                              turn_started_at=now, version=after.version, draw_offer=None, takeback_offer=None)
+        self.cache.put(row.id, after.moves, after.move_seats, new_state)
+        outcome = get_game(row.game).outcome(new_state)
+        if outcome is not None:
+            return self._finish(conn, after, new_state, now, outcome.to_dict())
+        return Settled(after, new_state)
+
+    def computer_move(self, game_id: int, version: int, seat: int, text: str) -> Settled:
+        """Play the computer's answer if the table still stands at ``version`` with ``seat`` to move."""
+        return self.move(None, game_id, version, text)
+
+    # ---- endings ---------------------------------------------------------------------
+    def resign(self, user_id: int, game_id: int) -> Settled:
+        def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
+            self._require_running(row)
+            seats = self._human_seats(row, user_id)
+            # At a same-device table the side to move gives up.
+            to_move = get_game(row.game).to_move(state)
+            seat = next((s for s in seats if s in to_move), seats[0])
+            return self._finish(conn, row, state, now, result_of("aufgabe", 1 - seat))
+
+        return self._locked(game_id, act)
+
+    def draw(self, user_id: int, game_id: int, action: str) -> Settled:
+        def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
+            self._require_running(row)
+            seat = self._human_seats(row, user_id)[0]
+            if row.mode != "wartesaal":
+                raise TableRefusal("draw_not_here")
+            offer = row.draw_offer
+            if action == "offer" and offer == seat:
+                raise TableRefusal("offer_pending")
+            if action == "accept" or (action == "offer" and offer == 1 - seat):
+                if offer != 1 - seat:
+                    raise TableRefusal("no_offer")
+                return self._finish(conn, row, state, now, result_of("remis", None))
+            if action == "decline" and offer != 1 - seat:
+                raise TableRefusal("no_offer")
+            return self._write_offers(conn, row, state, draw=seat if action == "offer" else None,
+                                      takeback=row.takeback_offer)
+
+        return self._locked(game_id, act)
+
+    def _write_offers(self, conn: Any, row: GameRow, state: Any, *, draw: int | None,
+                      takeback: int | None) -> Settled:
+        after = dataclasses.replace(row, version=row.version + 1, draw_offer=draw, takeback_offer=takeback)
+        game_store.write_offers(conn, row.id, version=after.version, draw_offer=draw, takeback_offer=takeback)
+        return Settled(after, state)
+
+    def takeback(self, user_id: int, game_id: int, action: str) -> Settled:
+        """↶ Zurück in friendly Wartesaal games: the offerer's last move (and any answer) goes."""
+
+        def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
+            self._require_running(row)
+            seat = self._human_seats(row, user_id)[0]
+            if row.mode != "wartesaal" or row.rated:
+                raise TableRefusal("takeback_not_here")
+            offer = row.takeback_offer
+            if action == "offer":
+                if offer == seat:
+                    raise TableRefusal("offer_pending")
+                if seat not in row.move_seats:
+                    raise TableRefusal("nothing_to_take_back")
+                return self._write_offers(conn, row, state, draw=row.draw_offer, takeback=seat)
+            if offer != 1 - seat:
+                raise TableRefusal("no_offer")
+            if action == "decline":
+                return self._write_offers(conn, row, state, draw=row.draw_offer, takeback=None)
+            return self._truncate(conn, row, now, _last_index_of(row.move_seats, offer))
+
+        return self._locked(game_id, act)
+
+    def undo(self, user_id: int, game_id: int) -> Settled:
+        """Zug zurück at a local table: vs computer your last move and its answer; same device the last move."""
+
+        def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
+            self._require_running(row)
+            seats = self._human_seats(row, user_id)
+            if row.mode == "wartesaal":
+                raise TableRefusal("undo_not_here")
+            if row.mode == "same_device":
+                if not row.moves:
+                    raise TableRefusal("nothing_to_take_back")
+                return self._truncate(conn, row, now, len(row.moves) - 1)
+            cut = _last_index_of(row.move_seats, seats[0])
+            if cut is None:
+                raise TableRefusal("nothing_to_take_back")
+            return self._truncate(conn, row, now, cut)
+
+        return self._locked(game_id, act)
+
+    def _truncate(self, conn: Any, row: GameRow, now: dt.datetime, keep: int | None) -> Settled:
+        """Keep the first ``keep`` moves; replay from (options, seed, moves[:keep])."""
+        if keep is None:
+            raise TableRefusal("nothing_to_take_back")
+        after = dataclasses.replace(
+            row, moves=row.moves[:keep], move_seats=row.move_seats[:keep], move_times=row.move_times[:keep],
+            turn_started_at=now, version=row.version + 1, draw_offer=None, takeback_offer=None,
+        )
+        game_store.write_turn(conn, row.id, moves=after.moves, move_seats=after.move_seats,
+                              move_times=after.move_times, remaining_ms=after.remaining_ms,
+                              lag_quota_ms=after.lag_quota_ms, turn_started_at=now, version=after.version,
+                              draw_offer=None, takeback_offer=None)
+        return Settled(after, self.cache.state(after))
+
+    def flag(self, game_id: int) -> bool:
+        """Check the table's clock now (the flag scheduler calls this); True if the flag fell now."""
+        try:
+            self._locked(game_id, lambda conn, row, state, now: Settled(row, state))
+        except TableRefusal as exc:
+            return exc.code == "table_finished"
+        return False
+
+    def abandon(self, game_id: int, user_id: int) -> bool:
+        """``user_id`` left (no connection for the leave timeout): a Wartesaal game is lost, a local one aborted."""
+
+        def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
+            if not row.running or user_id not in row.seats:
+                return Settled(row, state)
+            if row.mode != "wartesaal":
+                return self._finish(conn, row, state, now, result_of("verlassen", None), status="aborted")
+            seat = row.seats.index(user_id)
+            return self._finish(conn, row, state, now, result_of("verlassen", 1 - seat))
+
+        try:
+            return self._locked(game_id, act).finished_now
+        except TableRefusal:
+            return False
+
+    # ---- reading ---------------------------------------------------------------------
+    def current(self, game_id: int) -> Settled:
+        """The table as stored now (no lock: a read for joins and stale answers)."""
+        with self.pool.connection() as conn:
+            row = game_store.load(conn, game_id)
+        if row is None:
+            raise TableRefusal("unknown_table")
+        return Settled(row, self.cache.state(row))
+
+    def create_local(self, user_id: int, game: str, mode: str, options: dict[str, Any], strength: str | None,
+                     seat: int | None, clock_setting: dict[str, int] | None, seed: int) -> Settled:
+        """A computer or same-device table for ``user_id`` (no rating, no Taler)."""
+        if mode == "computer":
+            if strength is None or clock_setting is not None or seat not in (None, 0, 1):
+                raise TableRefusal("bad_local_table")
+            from services.ai_worker.players import PLAYERS
+
+            if game not in PLAYERS:
+                raise TableRefusal("no_computer_player")
+            human = seat or 0
+            seats: tuple[int | None, int | None] = (user_id, None) if human == 0 else (None, user_id)
+        else:
+            if strength is not None or seat is not None:
+                raise TableRefusal("bad_local_table")
+            seats = (user_id, user_id)
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                game_id = game_store.create_game(conn, game=game, options=options, seed=seed, seats=seats,
+                                                 mode=mode, clock=clock_setting, rated=False, stake=0,
+                                                 strength=strength)
+                row = game_store.load(conn, game_id)
+        except GameError as exc:
+            raise TableRefusal("bad_options", de=exc.de, en=exc.en) from None
+        except ValueError:
+            raise TableRefusal("bad_local_table") from None
+        assert row is not None
+        settled = Settled(row, self.cache.state(row), started_now=True)
+        self.on_settled(settled)
+        return settled
+
+
+def _last_index_of(move_seats: list[int | None], seat: int | None) -> int | None:
+    for i in range(len(move_seats) - 1, -1, -1):
+        if move_seats[i] == seat:
+            return i
+    return None

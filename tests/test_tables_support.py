@@ -1,0 +1,123 @@
+"""Helpers for the table tests (no tests here): accounts, tokens, games, a table client."""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from shared import accounts, auth_token, game_store
+from shared.schemas import validate_server_event
+from tests.stack import SocketProbe
+
+GAME_PATH = "game/socket.io"
+SECRET = "test-secret"  # tests.stack.Infra.env sets SECRET_KEY to this
+
+
+def players(pool: ConnectionPool, n: int = 2) -> list[accounts.Account]:
+    return [accounts.create_guest(pool) for _ in range(n)]
+
+
+def token(account: accounts.Account) -> str:
+    return auth_token.issue(account.id, account.name, SECRET)
+
+
+def new_game(pool: ConnectionPool, game: str, seats: tuple, *, clock: dict | None = None, options: dict | None = None,
+             rated: bool = False, stake: int = 0, seed: int = 1, mode: str = "wartesaal") -> int:
+    """Create a game as the lobby does (``game_store.create_game`` in a transaction)."""
+    with pool.connection() as conn, conn.transaction():
+        return game_store.create_game(conn, game=game, options=options or {}, seed=seed, seats=seats, mode=mode,
+                                      clock=clock, rated=rated, stake=stake)
+
+
+def load(pool: ConnectionPool, game_id: int) -> game_store.GameRow:
+    with pool.connection() as conn:
+        row = game_store.load(conn, game_id)
+    assert row is not None
+    return row
+
+
+class TableClient:
+    """A real python-socketio client at the game service, keeping the latest table:state per game."""
+
+    def __init__(self, url: str, account: accounts.Account, lang: str = "de") -> None:
+        self.account = account
+        self.probe = SocketProbe(url, token(account), GAME_PATH, lang=lang)
+        self.states: dict[int, dict[str, Any]] = {}
+        self.errors: list[dict[str, Any]] = []
+
+    def connect(self) -> TableClient:
+        self.probe.connect()
+        return self
+
+    def close(self) -> None:
+        self.probe.close()
+
+    def emit(self, event: str, data: object) -> None:
+        self.probe.emit(event, data)
+
+    def _pump(self, timeout: float) -> None:
+        name, data = self.probe.events.get(timeout=timeout)
+        if name == "table:state":
+            validate_server_event("table:state", data)  # the server keeps to the protocol
+            known = self.states.get(data["game_id"])
+            if known is None or data["version"] >= known["version"]:
+                self.states[data["game_id"]] = data
+        elif name == "error":
+            self.errors.append(data)
+
+    def state(self, game_id: int, where: Callable[[dict], bool] = lambda s: True, timeout: float = 10) -> dict:
+        """The latest table:state of ``game_id`` once it satisfies ``where``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            current = self.states.get(game_id)
+            if current is not None and where(current):
+                return current
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no matching table:state for {game_id}; last: {current and current['version']}")
+            try:
+                self._pump(remaining)
+            except queue.Empty:
+                continue
+
+    def error(self, timeout: float = 10) -> dict:
+        """The next error event (errors seen earlier are consumed first)."""
+        deadline = time.monotonic() + timeout
+        while not self.errors:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("no error event")
+            try:
+                self._pump(remaining)
+            except queue.Empty:
+                continue
+        return self.errors.pop(0)
+
+    def quiet(self, seconds: float = 0.5) -> None:
+        """Take in everything that arrives until nothing did for ``seconds``."""
+        while True:
+            try:
+                self._pump(seconds)
+            except queue.Empty:
+                return
+
+    def join(self, game_id: int) -> dict:
+        self.emit("table:join", {"game_id": game_id})
+        return self.state(game_id)
+
+
+def my_turn(state: dict) -> bool:
+    return state["status"] == "running" and state["you"] is not None and state["you"] in _to_move(state)
+
+
+def _to_move(state: dict) -> list[int]:
+    to_move = state["view"].get("to_move")
+    return list(to_move) if isinstance(to_move, list) else [to_move]
+
+
+def legal_texts(state: dict) -> list[str]:
+    return [m["text"] for m in state["view"].get("legal_moves", [])]
