@@ -205,16 +205,34 @@ class MoveRequester:
         if raw is not None and json.loads(raw)["ply"] == ply:
             self.redis.hdel(OUTSTANDING_KEY, table_id)
 
+    def _drop_if_same(self, request: MoveRequest) -> None:
+        raw = self.redis.hget(OUTSTANDING_KEY, request.table_id)
+        if raw is not None and json.loads(raw)["request_id"] == request.request_id:
+            self.redis.hdel(OUTSTANDING_KEY, request.table_id)
+
     def outstanding(self) -> list[MoveRequest]:
         return [MoveRequest.from_dict(json.loads(raw)) for raw in self.redis.hvals(OUTSTANDING_KEY)]
 
-    def resend_overdue(self, budget: float, now: float | None = None) -> list[MoveRequest]:
+    def forget(self, table_id: str) -> None:
+        """Stop waiting for ``table_id`` (game over, human took the seat back …)."""
+        self.redis.hdel(OUTSTANDING_KEY, table_id)
+
+    def resend_overdue(self, budget: float, now: float | None = None,
+                       still_wanted: Callable[[MoveRequest], bool] | None = None) -> list[MoveRequest]:
         """Send a fresh request (``budget`` seconds, at least :data:`MIN_BUDGET`) for every
-        outstanding one unanswered by its deadline + grace; return the new requests."""
+        outstanding one unanswered by its deadline + grace; return the new requests.
+
+        ``still_wanted(request)`` (the table still stands at ``request.ply`` with the
+        computer to move) lets the caller drop requests whose table moved on without a
+        computer move, so they are not re-sent forever.
+        """
         now = time.time() if now is None else now
         sent = []
         for old in self.outstanding():
             if old.deadline + self.grace > now:
+                continue
+            if still_wanted is not None and not still_wanted(old):
+                self._drop_if_same(old)
                 continue
             fresh = new_request("move", old.game, old.table_id, old.ply, old.seat, old.view, old.strength,
                                 max(budget, MIN_BUDGET), attempt=old.attempt + 1)

@@ -72,7 +72,9 @@ class MatchDriver:
             result.stale += sum(1 for a in polled.stale if a.table_id == table_id)
             if got:
                 break
-            result.rerequests += len(self.requester.resend_overdue(budget))
+            resent = self.requester.resend_overdue(
+                budget, still_wanted=lambda r: r.table_id == table_id and r.ply == ply and r.seat == seat)
+            result.rerequests += len(resent)
         arrived = time.time()
         self.requester.answered(table_id, ply)
         result.timings.append(Timing(got[0].request_id, got[0].deadline, arrived))
