@@ -54,7 +54,7 @@ def _greedy(state: State, seat: int, deadline: float) -> tuple[int, float]:
     mover = state.turn
     best_move, best = -1, 0.0
     for i, move in enumerate(moves):
-        if i & 63 == 63 and time.monotonic() >= deadline:
+        if i & 15 == 15 and time.monotonic() >= deadline:
             raise _OutOfTime
         value = evaluate(fast_apply(state, move), seat)
         if best_move < 0 or (value > best if mover == seat else value < best):
@@ -67,7 +67,7 @@ def _greedy(state: State, seat: int, deadline: float) -> tuple[int, float]:
 def _one_ply(state: State, me: int, deadline: float) -> dict[int, float]:
     values = {}
     for i, move in enumerate(fast_moves(state)):
-        if i & 63 == 63 and time.monotonic() >= deadline:
+        if i & 15 == 15 and time.monotonic() >= deadline:
             raise _OutOfTime
         values[move] = evaluate(fast_apply(state, move), me)
     return values
