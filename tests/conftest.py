@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,8 @@ import pytest
 from tests.stack import CeleryWorker, Infra, ServiceProcess, start_infra
 
 _PRIVATE_BASETEMP: Path | None = None
+_BASETEMP_PREFIX = "spielcenter-pytest-"
+_KEEP_FAILED_BASETEMP_S = 12 * 3600
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -25,8 +28,20 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     global _PRIVATE_BASETEMP
     if config.option.basetemp is None and not hasattr(config, "workerinput"):
-        _PRIVATE_BASETEMP = Path(tempfile.mkdtemp(prefix="spielcenter-pytest-"))
+        _PRIVATE_BASETEMP = Path(tempfile.mkdtemp(prefix=_BASETEMP_PREFIX))
         config.option.basetemp = str(_PRIVATE_BASETEMP)
+        _remove_old_basetemps(_PRIVATE_BASETEMP.parent)
+
+
+def _remove_old_basetemps(parent: Path) -> None:
+    """Roots of failed sessions are kept for their logs, but not forever: no session runs this long."""
+    cutoff = time.time() - _KEEP_FAILED_BASETEMP_S
+    for old in parent.glob(_BASETEMP_PREFIX + "*"):
+        try:
+            if old.stat().st_mtime < cutoff:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            continue
 
 
 @pytest.hookimpl(trylast=True)  # after the session fixtures (PostgreSQL!) are torn down
