@@ -178,8 +178,10 @@ def finish(conn: psycopg.Connection, game_id: int, *, result: dict[str, Any], re
     )
 
 
-def running_ids(conn: psycopg.Connection) -> list[int]:
-    return [r["id"] for r in _fetch(conn, "SELECT id FROM games WHERE status = 'running' ORDER BY id", ())]
+def running_ids(conn: psycopg.Connection, after_id: int = 0) -> list[int]:
+    """Ids of running games above ``after_id``, ascending."""
+    return [r["id"] for r in _fetch(conn, "SELECT id FROM games WHERE status = 'running' AND id > %s ORDER BY id",
+                                    (after_id,))]
 
 
 def live_games(conn: psycopg.Connection, limit: int = 200) -> list[dict[str, Any]]:

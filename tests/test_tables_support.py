@@ -120,4 +120,7 @@ def _to_move(state: dict) -> list[int]:
 
 
 def legal_texts(state: dict) -> list[str]:
-    return [m["text"] for m in state["view"].get("legal_moves", [])]
+    """The recipient's legal moves as its view lists them (Battlegeneral calls them "moves")."""
+    view = state["view"]
+    listed = view.get("legal_moves", view.get("moves", []))
+    return [m["text"] for m in listed if isinstance(m, dict)]

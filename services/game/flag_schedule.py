@@ -6,9 +6,10 @@ it; a Lua script removes and returns the due entries in one step, so exactly one
 process claims each.  The claimant re-checks the clock under the table's row lock
 (``Tables.flag``), which is the only judge: an entry that was early (the player
 moved meanwhile, or clocks of two machines differ) is simply scheduled again from
-the stored table.  A periodic resync re-derives every running table's deadline from
-PostgreSQL, which covers games the lobby created and nobody joined yet, and a
-restart of every process.
+the stored table.  Every second a process looks for games created since (the lobby
+creates them without telling anyone), and every half minute it re-derives every
+running table's deadline from PostgreSQL, which also covers a restart of every
+process.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from shared import game_store
 
 KEY = "tables:flags"
 POLL_S = 0.2
+NEW_GAMES_S = 1.0  # games the lobby created since the last look get their deadline this soon
 RESYNC_S = 30.0
 
 _CLAIM = """
@@ -52,30 +54,34 @@ class FlagSchedule:
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         return [int(member) for member in self._claim(keys=[KEY], args=[now_ms, limit])]
 
-    def resync(self, tables: Tables) -> int:
-        """Derive every running table's deadline from PostgreSQL; return how many run a clock."""
+    def resync(self, tables: Tables, after_id: int = 0) -> int:
+        """Derive the deadline of every running table with an id above ``after_id`` from
+        PostgreSQL; return the highest id seen."""
         with tables.pool.connection() as conn:
-            ids = game_store.running_ids(conn)
-        scheduled = 0
+            ids = game_store.running_ids(conn, after_id)
+        highest = after_id
         for game_id in ids:
             try:
                 settled = tables.current(game_id)
             except Exception:
                 log.exception("resync of table %s failed", game_id)
                 continue
-            deadline = flag_deadline(settled.row, settled.state)
-            self.set(game_id, deadline)
-            scheduled += deadline is not None
-        return scheduled
+            self.set(game_id, flag_deadline(settled.row, settled.state))
+            highest = max(highest, game_id)
+        return highest
 
     def run(self, tables: Tables, sleep: Callable[[float], None], failed: Callable[[Exception], None]) -> None:
         """Poll forever: claim due flags, judge each under its row lock, re-schedule the early ones."""
-        next_resync = 0.0
+        next_resync = next_new = 0.0
+        seen = 0
         while True:
             try:
                 if time.monotonic() >= next_resync:
-                    self.resync(tables)
+                    seen = max(seen, self.resync(tables))
                     next_resync = time.monotonic() + RESYNC_S
+                elif time.monotonic() >= next_new:
+                    seen = max(seen, self.resync(tables, seen))
+                    next_new = time.monotonic() + NEW_GAMES_S
                 for game_id in self.claim_due():
                     if not tables.flag(game_id):
                         current = tables.current(game_id)
