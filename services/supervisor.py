@@ -108,10 +108,15 @@ class Child:
         return self._ready_line_seen.is_set()
 
     def stop(self) -> None:
-        """SIGTERM the child's process group; SIGKILL it if it has not exited in time."""
+        """SIGTERM the child, then SIGKILL whatever is left of its process group.
+
+        Only the child itself gets SIGTERM: Celery's main process then shuts its pool
+        down in order (a pool process killed directly would requeue its task).
+        """
         if self.process is None:
             return
-        _signal_group(self.process.pid, signal.SIGTERM)
+        if self.process.poll() is None:
+            self.process.terminate()
         try:
             self.process.wait(STOP_TIMEOUT_S)
         except subprocess.TimeoutExpired:
