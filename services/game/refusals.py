@@ -28,8 +28,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "bad_options": ("Diese Einstellungen gibt es nicht.", "These settings do not exist."),
     "bad_local_table": ("Diese Einstellungen passen nicht zu diesem Tisch.",
                         "These settings do not fit this table."),
-    "no_computer_player": ("Für dieses Spiel gibt es noch keinen Computergegner.",
-                           "There is no computer opponent for this game yet."),
     "not_found": ("Nicht gefunden.", "Not found."),
 }
 

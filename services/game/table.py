@@ -370,10 +370,6 @@ class Tables:
         if mode == "computer":
             if strength is None or clock_setting is not None or seat not in (None, 0, 1):
                 raise TableRefusal("bad_local_table")
-            from services.ai_worker.players import PLAYERS
-
-            if game not in PLAYERS:
-                raise TableRefusal("no_computer_player")
             human = seat or 0
             seats: tuple[int | None, int | None] = (user_id, None) if human == 0 else (None, user_id)
         else:
