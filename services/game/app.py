@@ -75,8 +75,7 @@ class TableRuntime:
             self.connections.forget(row.id, players)
             if row.mode == "wartesaal":
                 self.status.free(players)
-        else:
-            self.computer.request_if_due(settled)
+        self.computer.request_if_due(settled)
 
     def start(self, socketio: SocketIO, log: logging.Logger) -> None:
         def failed(name: str) -> Callable[[Exception], None]:

@@ -41,16 +41,26 @@ def computer_to_move(settled: Settled) -> int | None:
     return next((seat for seat in to_move if row.seats[seat] is None), None)
 
 
+def _as_answer(request: ai_protocol.MoveRequest) -> MoveAnswer:
+    """A request seen as the answer it waits for (same table, version and seat)."""
+    return MoveAnswer(request.request_id, request.game, request.table_id, request.ply, request.seat, None,
+                      request.deadline, 0.0)
+
+
 class ComputerSeat:
     def __init__(self, requester: MoveRequester, answers: redis.Redis, consumer: str) -> None:
         self.requester = requester
         self.inbox = AnswerInbox(answers, GROUP, consumer)
 
     def request_if_due(self, settled: Settled) -> None:
-        seat = computer_to_move(settled)
-        if seat is None:
-            return
+        """Ask for the computer's move if it is its turn; otherwise stop waiting for one."""
         row = settled.row
+        if row.mode != "computer":
+            return
+        seat = computer_to_move(settled)
+        if seat is None:  # game over, or an undo gave the turn back to the human
+            self.requester.forget(str(row.id))
+            return
         strength = row.strength or "mittel"
         view = get_game(row.game).view(settled.state, seat)
         self.requester.request(ai_protocol.new_request("move", row.game, row.id, row.version, seat, view,
@@ -89,7 +99,9 @@ class ComputerSeat:
                     self.inbox.poll(is_current, apply, block_ms=500)
                     if time.monotonic() >= next_resend:
                         self.inbox.claim_abandoned(is_current, apply)
-                        self.requester.resend_overdue(BUDGET_S["mittel"])
+                        self.requester.resend_overdue(
+                            BUDGET_S["mittel"],
+                            still_wanted=lambda req: is_current(_as_answer(req)))
                         next_resend = time.monotonic() + RESEND_EVERY_S
             except Exception as exc:
                 failed(exc)
