@@ -1,0 +1,315 @@
+"""Concurrent games over real sockets: the game service next to a bare Flask-SocketIO echo server.
+
+``python -m bench.tables [--games N] [--seconds S]`` prints JSON.
+
+N Battlehexagon games between 2·N scripted clients (python-socketio, WebSocket
+transport) run for S seconds against each server in turn.  The player to move waits
+a think time drawn at random between 0.5 and 1.5 s (fixed delays would make all
+games move in lockstep bursts), then sends a random legal move from its own view.
+A move's round trip is the time from sending it to the *opponent* receiving the
+table state with the move in it (both clients live in this process, so one clock
+measures both ends).  Reported per server: p50/p99 round trip, moves per second,
+errors (refusals, disconnects, moves unanswered at the end), and the ratios of the
+game service to the echo server, which are the figures to watch.
+
+The echo server is started by this benchmark (``--echo-server``): Flask-SocketIO on
+gevent like the game service, with the same garbage-collector settings
+(``services.game.app.tune_collector``), no message queue, no rules, no database; it
+answers ``table:move`` by sending a small ``table:state`` to both players of the
+game.  The game service runs for real: embedded PostgreSQL and Redis, the Redis
+message queue, the engine, a row lock and a write per move.  The clients run in
+this process on the same machine, so on a small machine their CPU competes with
+the servers': compare the ratios, not the absolute figures, and run on an idle
+machine.
+"""
+
+from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__" and "--echo-server" in sys.argv:
+    from gevent import monkey
+
+    monkey.patch_all()
+
+import argparse  # noqa: E402
+import heapq  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import shutil  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+GAME_PATH = "game/socket.io"
+THINK_S = (0.5, 1.5)
+
+
+# ---- the bare echo server -------------------------------------------------------------
+
+def echo_server(port: int) -> None:
+    """Flask-SocketIO on gevent: table:join puts the socket on a seat, table:move is echoed to both."""
+    from flask import Flask, request
+    from flask_socketio import SocketIO, emit, join_room
+
+    from services import gevent_start
+    from services.game.app import tune_collector
+
+    app = Flask("echo")
+    socketio = SocketIO(app, async_mode="gevent", path=GAME_PATH, cors_allowed_origins="*")
+    seated: dict[int, int] = {}
+
+    @app.get("/healthz")
+    def healthz() -> dict:
+        return {"ok": True}
+
+    @socketio.on("table:join")
+    def join(data: dict) -> None:
+        game_id = data["game_id"]
+        you = seated.get(game_id, 0)
+        seated[game_id] = you + 1
+        join_room(f"game:{game_id}")
+        emit("table:state", {"game_id": game_id, "version": 0, "you": you, "to_move": 0}, to=request.sid)
+
+    @socketio.on("table:move")
+    def move(data: dict) -> None:
+        version = data["version"] + 1
+        emit("table:state", {"game_id": data["game_id"], "version": version, "to_move": version % 2,
+                             "move": data["move"]}, to=f"game:{data['game_id']}")
+
+    tune_collector()
+    gevent_start.serve(app, "127.0.0.1", port)
+
+
+# ---- the scripted clients -------------------------------------------------------------
+
+@dataclass
+class Tally:
+    sent_at: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, version after) → send time
+    round_trips_ms: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    measuring: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Timers:
+    """One thread that fires callbacks at their time (instead of a thread per think time)."""
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[float, int, Callable[[], None]]] = []
+        self._cv = threading.Condition()
+        self._n = 0
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def at(self, when: float, fn: Callable[[], None]) -> None:
+        with self._cv:
+            self._n += 1
+            heapq.heappush(self._heap, (when, self._n, fn))
+            self._cv.notify()
+
+    def stop(self) -> None:
+        with self._cv:
+            self._stopped = True
+            self._cv.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._cv:
+                while not self._stopped and (not self._heap or self._heap[0][0] > time.monotonic()):
+                    self._cv.wait(None if not self._heap else max(0.0, self._heap[0][0] - time.monotonic()))
+                if self._stopped:
+                    return
+                _, _, fn = heapq.heappop(self._heap)
+            try:
+                fn()
+            except Exception as exc:  # a closed socket at the end of the run
+                print(f"timer: {exc!r}", file=sys.stderr)
+
+
+class Player:
+    """One scripted client; ``echo`` clients know whose turn it is from the version alone."""
+
+    def __init__(self, url: str, token: str, game_id: int, tally: Tally, timers: Timers, rng: random.Random,
+                 echo: bool) -> None:
+        import socketio
+
+        self.url, self.token, self.game_id = url, token, game_id
+        self.tally, self.timers, self.rng, self.echo = tally, timers, rng, echo
+        self.you: int | None = None
+        self.version = -1
+        self.client = socketio.Client(reconnection=False)
+        self.client.on("table:state", self.on_state)
+        self.client.on("error", self.on_error)
+        self.client.on("disconnect", lambda *a: self.tally.errors.append("disconnect") if self.tally.measuring else None)
+
+    def connect(self) -> None:
+        self.client.connect(self.url, socketio_path=GAME_PATH, auth={"token": self.token, "lang": "de"},
+                            transports=["websocket"], wait_timeout=30)
+        self.client.emit("table:join", ({"game_id": self.game_id},))
+
+    def on_error(self, data: Any) -> None:
+        if self.tally.measuring:
+            self.tally.errors.append(str(data.get("code") if isinstance(data, dict) else data))
+
+    def on_state(self, data: dict) -> None:
+        now = time.perf_counter()
+        if data["version"] <= self.version:
+            return
+        self.version = data["version"]
+        if self.you is None:
+            self.you = data["you"]
+        key = (self.game_id, data["version"])
+        with self.tally.lock:
+            sent = self.tally.sent_at.pop(key, None)
+        if sent is not None and self.tally.measuring:
+            self.tally.round_trips_ms.append((now - sent) * 1000)
+        if self.echo:
+            my_turn = data["to_move"] == self.you
+            moves = ["x"]
+        else:
+            if data["status"] != "running":
+                return
+            view = data["view"]
+            my_turn = view.get("to_move") == self.you
+            moves = [m["text"] for m in view.get("legal_moves", [])]
+        if my_turn and moves:
+            version, text = data["version"], self.rng.choice(moves)
+            self.timers.at(time.monotonic() + self.rng.uniform(*THINK_S), lambda: self.send(version, text))
+
+    def send(self, version: int, text: str) -> None:
+        if version != self.version or not self.client.connected:
+            return
+        with self.tally.lock:
+            self.tally.sent_at[(self.game_id, version + 1)] = time.perf_counter()
+        self.client.emit("table:move", ({"game_id": self.game_id, "version": version, "move": text},))
+
+    def close(self) -> None:
+        if self.client.connected:
+            threading.Thread(target=self.client.disconnect, daemon=True).start()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def run_games(url: str, pairs: list[tuple[int, str, str]], seconds: float, echo: bool) -> dict[str, Any]:
+    """Play every (game_id, token0, token1) pair for ``seconds``; the round-trip figures."""
+    tally, timers, rng = Tally(), Timers(), random.Random(1)
+    players = [Player(url, tok, gid, tally, timers, random.Random(rng.random()), echo)
+               for gid, t0, t1 in pairs for tok in (t0, t1)]
+    connect_errors = 0
+    for player in players:
+        try:
+            player.connect()
+        except Exception as exc:
+            connect_errors += 1
+            print(f"connect failed: {exc!r}", file=sys.stderr)
+    time.sleep(3)  # everyone seated, the first think times running
+    tally.round_trips_ms.clear()
+    tally.measuring = True
+    started = time.perf_counter()
+    time.sleep(seconds)
+    tally.measuring = False
+    elapsed = time.perf_counter() - started
+    moves = len(tally.round_trips_ms)
+    time.sleep(2)  # moves still in flight are not errors yet
+    with tally.lock:
+        unanswered = sum(1 for sent in tally.sent_at.values() if time.perf_counter() - sent > 2)
+    timers.stop()
+    for player in players:
+        player.close()
+    return {
+        "clients": len(players), "connect_errors": connect_errors, "moves": moves,
+        "moves_per_s": round(moves / elapsed, 1),
+        "p50_ms": round(statistics.median(tally.round_trips_ms), 2) if moves else None,
+        "p99_ms": round(percentile(tally.round_trips_ms, 0.99), 2) if moves else None,
+        "max_ms": round(max(tally.round_trips_ms), 2) if moves else None,
+        "errors": len(tally.errors) + unanswered + connect_errors,
+        "error_codes": sorted(set(tally.errors)),
+    }
+
+
+def wait_healthy(url: str, process: subprocess.Popen, timeout: float = 30) -> None:
+    import requests
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("echo server exited")
+        try:
+            if requests.get(url + "/healthz", timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("echo server not healthy")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.echo_server:
+        echo_server(args.port)
+        return 0
+
+    from psycopg.rows import dict_row
+    from psycopg_pool import ConnectionPool
+
+    from services.embedded import free_port
+    from shared import accounts, auth_token, game_store
+    from tests.stack import ROOT, ServiceProcess, start_infra
+
+    tmp = Path(tempfile.mkdtemp(prefix="spielcenter-bench-tables-"))
+    infra = start_infra(tmp / "infra")
+    result: dict[str, Any] = {"games": args.games, "seconds": args.seconds, "think_s": list(THINK_S),
+                              "game": "hexagon"}
+    try:
+        port = free_port()
+        echo = subprocess.Popen([sys.executable, "-m", "bench.tables", "--echo-server", "--port", str(port)],
+                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(tmp / "echo.log", "wb"))
+        try:
+            wait_healthy(f"http://127.0.0.1:{port}", echo)
+            fake = [(gid, "t", "t") for gid in range(1, args.games + 1)]
+            result["echo"] = run_games(f"http://127.0.0.1:{port}", fake, args.seconds, echo=True)
+        finally:
+            echo.terminate()
+            echo.wait(10)
+        pool = ConnectionPool(infra.database_url, min_size=1, max_size=2, kwargs={"row_factory": dict_row})
+        pairs = []
+        for i in range(args.games):
+            a, b = accounts.create_guest(pool), accounts.create_guest(pool)
+            with pool.connection() as conn, conn.transaction():
+                gid = game_store.create_game(conn, game="hexagon", options={}, seed=i, seats=(a.id, b.id),
+                                             mode="wartesaal", clock={"base_ms": 3_600_000, "inc_ms": 0},
+                                             rated=False, stake=0)
+                pairs.append((gid, auth_token.issue(a.id, a.name, "test-secret"),
+                              auth_token.issue(b.id, b.name, "test-secret")))
+        pool.close()
+        with ServiceProcess("services.game", infra, "GAME_PORT", tmp / "logs", DB_POOL_MAX="20") as game:
+            result["game_service"] = run_games(game.url, pairs, args.seconds, echo=False)
+        ours, theirs = result["game_service"], result["echo"]
+        if ours["p50_ms"] and theirs["p50_ms"]:
+            result["ratio_p50"] = round(ours["p50_ms"] / theirs["p50_ms"], 2)
+            result["ratio_p99"] = round(ours["p99_ms"] / theirs["p99_ms"], 2)
+    finally:
+        infra.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
