@@ -39,6 +39,7 @@ This module is free of gevent and of Celery imports: the game service passes a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 import uuid
@@ -147,6 +148,7 @@ class MoveAnswer:
     worker: str = ""  # host:pid, for logs
     attempt: int = 1
     error: dict[str, str] | None = None  # {"code", "de", "en"} when no move could be made
+    stats: dict[str, float] | None = None  # search_ms, and nodes / depth when the player reports them
     entry_id: str = field(default="", compare=False)  # the stream entry (set when read)
 
     def to_fields(self) -> dict[str, str]:
@@ -158,7 +160,8 @@ class MoveAnswer:
     def from_fields(cls, entry_id: str, fields: dict[str, str]) -> MoveAnswer:
         try:
             data = json.loads(fields["answer"])
-            return cls(**{**data, "entry_id": entry_id})
+            known = {f.name for f in dataclasses.fields(cls)}  # a newer worker may add fields
+            return cls(**{k: v for k, v in data.items() if k in known}, entry_id=entry_id)
         except (KeyError, TypeError, ValueError) as exc:
             raise ProtocolError(f"malformed answer entry {entry_id}") from exc
 

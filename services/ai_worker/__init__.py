@@ -1,1 +1,56 @@
-"""The Celery worker: AI moves and hints (queue ``interactive``) and reviews (queue ``batch``)."""
+"""The Celery worker: AI moves and hints (queue ``interactive``) and reviews (queue ``batch``).
+
+Modules
+-------
+``app``          the Celery app, queues and crash-safety settings.
+``ping``         ``ai.ping``, the smallest round trip through Socket.IO.
+``move_task``    ``ai.move`` (answer on the Redis Stream ``ai:answers``) and ``ai.hint``
+                 (Socket.IO event ``ai_hint`` to room ``user:<uid>``).
+``review_task``  ``ai.review_game``: one seat of a finished game, move by move.
+``review``       queueing reviews; ``python -m services.ai_worker.review --from … --to …``.
+``players``      one computer player per game (``choose_move``, ``analyse``, ``value_of``).
+
+The request/answer schemas and the game service's side (``MoveRequester``,
+``AnswerInbox``) are in ``shared/ai_protocol.py``, which explains the delivery
+guarantees: wall-clock deadlines, answers tagged (table_id, ply, request_id) and
+dropped when the table moved on, re-requests when a worker died silently.
+
+Deadlines
+---------
+A move request carries its deadline in epoch seconds; the worker searches until that
+deadline minus 50 ms (``WORKER_SAFETY_MARGIN``) on its monotonic clock.  Every answer
+reaches the stream by deadline + ``DELIVERY_MARGIN`` (0.35 s, checked for every move of
+the complete games in ``tests/ai/test_tasks_games.py`` on a loaded 2-core machine).  A
+request nobody picked up by its deadline expires in the broker; the requester re-sends
+it after deadline + 1 s (``REREQUEST_GRACE``).
+
+Reviews
+-------
+Tables (``shared/migrations/0003_games_reviews.sql``): ``games`` (replayable from
+game, options, seed, moves, move_seats), ``reviews`` (one per game and seat, status
+queued → running → done/failed) and ``review_moves`` (one per judged move).  Per move
+of the reviewed seat: best move and value (``analyse``), value of the move played
+(``value_of`` unless ``analyse`` listed it), ``loss = max(0, best - played)``, and a
+class by the player's ``REVIEW_THRESHOLDS = (yellow_from, red_from)``:
+
+=========  ========  ===========  ========  ===================================
+game       unit      yellow from  red from  meaning
+=========  ========  ===========  ========  ===================================
+hexagon    cells     1.0          3.0       a cell given away / three cells
+bullet     marbles   0.35         1.0       a positional slip / a marble
+general    material  1.0          3.0       an Aufklärer / a Hauptmann
+hanse      points    1.0          3.0       a cheap Zinnmarke / a good's whole one
+=========  ========  ===========  ========  ===================================
+
+(The players own the numbers; this table mirrors them.)  Green = good move, yellow =
+small deviation, red = points left lying.  Each review spends ``budget_ms`` per
+judged move (default 1000 ms).  Progress is emitted to Socket.IO room ``review:<id>``
+(``review_progress`` {review_id, done, total, ply, class}; ``review_done`` {review_id,
+status}).  A task redelivered after a crash continues after the last stored move.
+
+Queues
+------
+``interactive`` (moves, hints, ping) and ``batch`` (reviews) are separate queues; run
+one worker per queue, each with its own CPU (``-c 1`` per core), so a flood of reviews
+never delays a computer's move (``tests/ai/test_tasks_delivery.py``).
+"""

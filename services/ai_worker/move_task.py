@@ -15,6 +15,7 @@ rest.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import random
@@ -67,8 +68,16 @@ def monotonic_deadline(epoch_deadline: float, margin: float = WORKER_SAFETY_MARG
     return max(now_mono + (epoch_deadline - time.time()) - margin, now_mono + MIN_SEARCH)
 
 
-def decide(request: MoveRequest) -> tuple[str, float | None]:
-    """The move for ``request`` (and its value for hints), by the request's deadline."""
+def _takes_stats(player: ModuleType) -> bool:
+    return "stats" in inspect.signature(player.choose_move).parameters
+
+
+def decide(request: MoveRequest, stats: dict[str, int] | None = None) -> tuple[str, float | None]:
+    """The move for ``request`` (and its value for hints), by the request's deadline.
+
+    ``stats`` receives the search's ``nodes`` / ``depth`` when the player reports them
+    (hexagon and bullet do); the benchmark reads them from the answer.
+    """
     player = player_for(request.game)
     # Seeded by the request: a redelivered task makes the same choice.
     rng = random.Random(request.request_id)
@@ -76,6 +85,8 @@ def decide(request: MoveRequest) -> tuple[str, float | None]:
     if request.kind == "hint":
         best = player.analyse(request.view, deadline, rng, limit=1)
         return best[0][0], float(best[0][1])
+    if stats is not None and _takes_stats(player):
+        return player.choose_move(request.view, request.strength, deadline, rng, stats=stats), None
     return player.choose_move(request.view, request.strength, deadline, rng), None
 
 
@@ -89,14 +100,17 @@ def move(request_data: dict) -> str | None:
     request = MoveRequest.from_dict(request_data)
     error = None
     chosen: str | None = None
+    stats: dict[str, int] = {}
+    started = time.monotonic()
     try:
-        chosen, _ = decide(request)
+        chosen, _ = decide(request, stats)
     except Exception as exc:  # the game service must hear of it, or the table waits forever
         log.exception("computer move failed", extra={"fields": {"request_id": request.request_id}})
         error = {"code": "ai_failed", "de": f"Der Computer konnte nicht ziehen ({type(exc).__name__}).",
                  "en": f"The computer could not move ({type(exc).__name__})."}
     answer = MoveAnswer(request.request_id, request.game, request.table_id, request.ply, request.seat, chosen,
-                        request.deadline, time.time(), _worker_name(), request.attempt, error)
+                        request.deadline, time.time(), _worker_name(), request.attempt, error,
+                        {**stats, "search_ms": round((time.monotonic() - started) * 1000, 1)})
     publish_answer(answer_client(), answer)
     return chosen
 

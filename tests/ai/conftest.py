@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from shared.ai_protocol import celery_sender, new_request
+from shared.ai_protocol import celery_sender
 from tests.ai.remote_match import MatchDriver, sender_app
 from tests.stack import CeleryWorker, Infra
 
@@ -31,28 +31,9 @@ def celery_sender_app(infra: Infra):  # noqa: ANN201
 def interactive_worker(infra: Infra, log_dir: Path) -> Iterator[CeleryWorker]:
     """One prefork child on ``interactive`` only: moves and hints."""
     with CeleryWorker(infra, log_dir, queues="interactive", concurrency=1) as worker:
-        warm_up(redis_client_for(infra), sender_app(infra.redis_url))
+        client = redis.Redis.from_url(infra.redis_url, decode_responses=True)
+        app = sender_app(infra.redis_url)
+        MatchDriver(client, celery_sender(app)).warm_up()
+        app.close()
+        client.close()
         yield worker
-
-
-def redis_client_for(infra: Infra) -> redis.Redis:
-    return redis.Redis.from_url(infra.redis_url, decode_responses=True)
-
-
-def warm_up(client: redis.Redis, app) -> None:  # noqa: ANN001
-    """Wait until the worker's child finished its warm-up (JIT) and answers a move."""
-    from shared.games import get_game
-
-    game = get_game("hexagon")
-    state = game.new_game(game.default_options(), 1)
-    driver = MatchDriver(client, celery_sender(app))
-    from tests.ai.remote_match import MatchResult
-
-    request = new_request("move", "hexagon", "warm-up", 0, 0, game.view(state, 0), "leicht", 120.0)
-    driver.requester.request(request)
-    driver.wait_answer("warm-up", 0, 0, 120.0, 180.0, MatchResult("hexagon", {}, 1, ("leicht", "leicht")))
-
-
-@pytest.fixture
-def driver(redis_client: redis.Redis, celery_sender_app) -> MatchDriver:  # noqa: ANN001
-    return MatchDriver(redis_client, celery_sender(celery_sender_app))

@@ -26,6 +26,8 @@ class Timing:
     request_id: str
     deadline: float  # epoch
     arrived: float  # epoch, when the answer was read from the stream
+    budget: float = 0.0  # seconds the request allowed
+    stats: dict = field(default_factory=dict)  # the worker's search_ms / nodes / depth
 
     @property
     def late(self) -> float:
@@ -55,6 +57,14 @@ class MatchDriver:
         self.requester = MoveRequester(client, send, grace=grace)
         self.inbox = AnswerInbox(client, group or f"test-{uuid.uuid4().hex[:8]}", "driver", claim_idle_ms=5000)
         self.inbox.ensure_group()
+        self.tables: set[str] = set()  # tables this driver has played
+
+    def _wanted(self, request, table_id: str, ply: int, seat: int) -> bool:  # noqa: ANN001
+        """Our table: only the awaited ply.  Another driver's table (benchmarks run several
+        drivers at once): its owner decides, so keep it."""
+        if request.table_id == table_id:
+            return request.ply == ply and request.seat == seat
+        return request.table_id not in self.tables
 
     def wait_answer(self, table_id: str, ply: int, seat: int, budget: float, timeout: float,
                     result: MatchResult) -> MoveAnswer:
@@ -72,13 +82,20 @@ class MatchDriver:
             result.stale += sum(1 for a in polled.stale if a.table_id == table_id)
             if got:
                 break
-            resent = self.requester.resend_overdue(
-                budget, still_wanted=lambda r: r.table_id == table_id and r.ply == ply and r.seat == seat)
+            resent = self.requester.resend_overdue(budget, still_wanted=lambda r: self._wanted(r, table_id, ply, seat))
             result.rerequests += len(resent)
         arrived = time.time()
         self.requester.answered(table_id, ply)
-        result.timings.append(Timing(got[0].request_id, got[0].deadline, arrived))
+        result.timings.append(Timing(got[0].request_id, got[0].deadline, arrived, budget, got[0].stats or {}))
         return got[0]
+
+    def warm_up(self, timeout: float = 180.0) -> None:
+        """Wait until a worker child finished its warm-up (JIT) and answers a move."""
+        game = get_game("hexagon")
+        state = game.new_game(game.default_options(), 1)
+        table_id = f"warm-up-{uuid.uuid4().hex[:8]}"
+        self.requester.request(new_request("move", "hexagon", table_id, 0, 0, game.view(state, 0), "leicht", timeout))
+        self.wait_answer(table_id, 0, 0, timeout, timeout + 30, MatchResult("hexagon", {}, 1, ("leicht", "leicht")))
 
     def play(self, game_name: str, strengths: tuple[str, str], budget: float, seed: int,
              options: dict[str, Any] | None = None, move_timeout: float = 30.0, max_actions: int = 5000) -> MatchResult:
@@ -87,6 +104,7 @@ class MatchDriver:
         options = game.normalize_options(options or {})
         state = game.new_game(options, seed)
         table_id = f"t-{uuid.uuid4().hex[:12]}"
+        self.tables.add(table_id)
         result = MatchResult(game_name, options, seed, strengths)
         while game.outcome(state) is None:
             if len(result.moves) >= max_actions:
@@ -104,6 +122,7 @@ class MatchDriver:
             state = game.apply(state, move, seat)
             result.moves.append(move)
             result.move_seats.append(seat)
+        self.requester.forget(table_id)
         result.outcome = game.outcome(state)
         result.final_state = state
         return result
