@@ -46,6 +46,10 @@ def test_same_device_both_seats_one_person_with_undo(game_service: ServiceProces
         state = client.state(game_id, lambda s: s["version"] == 4)
         assert len(state["moves"]) == 2 and state["you"] == 0
         assert load(pool, game_id).moves == state["moves"]
+        # ↶ Zurück at a local table needs nobody's consent.
+        client.emit("table:takeback", {"game_id": game_id, "action": "offer"})
+        state = client.state(game_id, lambda s: s["version"] == 5)
+        assert len(state["moves"]) == 1 and state["offers"]["takeback"] is None
         client.emit("table:draw", {"game_id": game_id, "action": "offer"})
         assert client.error()["code"] == "draw_not_here"
         client.emit("table:new_local", {"game": "hexagon", "mode": "same_device", "options": {"map": "nirgendwo"}})

@@ -87,6 +87,14 @@ class SeatConnections:
             now = self._now_ms()
             self.redis.zadd(KEY, {_member(*key): now for key in self._sids})
 
+    def grace_after_start(self) -> None:
+        """A (re)started process first gives every tracked player the full time to return:
+        while all game processes were down nobody could reconnect."""
+        members = self.redis.zrange(KEY, 0, -1)
+        if members:
+            now = self._now_ms()
+            self.redis.zadd(KEY, {m: now for m in members}, xx=True)
+
     def claim_gone(self) -> list[tuple[int, int]]:
         gone = self._claim(keys=[KEY], args=[self._now_ms() - self.leave_after_ms])
         pairs = []
@@ -98,6 +106,7 @@ class SeatConnections:
     def run(self, tables: Tables, sleep: Callable[[float], None], failed: Callable[[Exception], None]) -> None:
         """Heartbeat this process's players and end the games of players gone too long."""
         next_beat = 0.0
+        self.grace_after_start()
         while True:
             try:
                 if time.monotonic() >= next_beat:

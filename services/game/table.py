@@ -277,10 +277,14 @@ class Tables:
 
     def takeback(self, user_id: int, game_id: int, action: str) -> Settled:
         """↶ Zurück in friendly Wartesaal games: the offerer's last move (and any answer) goes."""
+        undo_act = self._undo_for(user_id)
 
         def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
             self._require_running(row)
             seat = self._human_seats(row, user_id)[0]
+            if row.mode != "wartesaal" and action == "offer":
+                # A local table has nobody to ask: the offer is granted as Zug zurück.
+                return undo_act(conn, row, state, now)
             if row.mode != "wartesaal" or row.rated:
                 raise TableRefusal("takeback_not_here")
             offer = row.takeback_offer
@@ -298,9 +302,7 @@ class Tables:
 
         return self._locked(game_id, act)
 
-    def undo(self, user_id: int, game_id: int) -> Settled:
-        """Zug zurück at a local table: vs computer your last move and its answer; same device the last move."""
-
+    def _undo_for(self, user_id: int) -> Callable[[Any, GameRow, Any, dt.datetime], Settled]:
         def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
             self._require_running(row)
             seats = self._human_seats(row, user_id)
@@ -315,7 +317,11 @@ class Tables:
                 raise TableRefusal("nothing_to_take_back")
             return self._truncate(conn, row, now, cut)
 
-        return self._locked(game_id, act)
+        return act
+
+    def undo(self, user_id: int, game_id: int) -> Settled:
+        """Zug zurück at a local table: vs computer your last move and its answer; same device the last move."""
+        return self._locked(game_id, self._undo_for(user_id))
 
     def _truncate(self, conn: Any, row: GameRow, now: dt.datetime, keep: int | None) -> Settled:
         """Keep the first ``keep`` moves; replay from (options, seed, moves[:keep])."""
