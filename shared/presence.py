@@ -11,11 +11,13 @@ arrive out of order from different processes.
 Keys: ``presence:procs`` (zset process → last heartbeat), ``presence:proc:<id>``
 (hash user → sockets on that process), ``presence:users`` (hash user → sockets in
 total), ``presence:names`` (hash user → name), ``presence:status`` (hash user →
-"spielt"; absent means "frei"), ``presence:version``.
+"spielt"; absent means "frei"), ``presence:version``; the snapshot also reads the
+rating service's ``ratings:elo`` (hash user → JSON Elo per game) for the names' Elo.
 """
 
 from __future__ import annotations
 
+import json
 import time
 
 import redis
@@ -70,10 +72,19 @@ if #dead > 0 then redis.call('INCR', 'presence:version') end
 return #dead
 """
 
+# The Elo cache holds every rated player ever: read only the entries of those present.
 _SNAPSHOT = """
-return {redis.call('GET', 'presence:version') or '0', redis.call('HGETALL', 'presence:names'),
-        redis.call('HGETALL', 'presence:status')}
+local names = redis.call('HGETALL', 'presence:names')
+local elos = {}
+for i = 1, #names, 2 do
+  local elo = redis.call('HGET', KEYS[1], names[i])
+  if elo then elos[#elos + 1] = names[i]; elos[#elos + 1] = elo end
+end
+return {redis.call('GET', 'presence:version') or '0', names, redis.call('HGETALL', 'presence:status'), elos}
 """
+# user id → compact JSON {game: elo}; the rating service keeps it current (services/rating/elo_cache.py).
+ELO_CACHE = "ratings:elo"
+RATED_GAMES = ("hexagon", "bullet", "general", "hanse")
 
 
 class ProcessPresence:
@@ -152,17 +163,24 @@ def announce(client: redis.Redis, emitter: object) -> None:
 
 def snapshot(client: redis.Redis) -> dict:
     """The protocol's ``players`` payload: everyone here, sorted by name, with its version."""
-    version, names, statuses = client.eval(_SNAPSHOT, 0)
+    version, names, statuses, elos = client.eval(_SNAPSHOT, 1, ELO_CACHE)
 
     def pairs(flat: list) -> dict[str, str]:
         return {_text(flat[i]): _text(flat[i + 1]) for i in range(0, len(flat), 2)}
 
     status_of = pairs(statuses)
+    elo_of = pairs(elos)
     players = [
-        {"user_id": int(uid), "name": name, "status": status_of.get(uid, "frei")} for uid, name in pairs(names).items()
+        {"user_id": int(uid), "name": name, "status": status_of.get(uid, "frei"), "elo": _elo(elo_of.get(uid))}
+        for uid, name in pairs(names).items()
     ]
     players.sort(key=lambda p: (p["name"].casefold(), p["user_id"]))
     return {"version": int(version), "players": players}
+
+
+def _elo(cached: str | None) -> dict[str, int | None]:
+    known = json.loads(cached) if cached else {}
+    return {game: known.get(game) for game in RATED_GAMES}
 
 
 def _text(value: bytes | str) -> str:

@@ -145,8 +145,8 @@ RECORDS: dict[str, Record] = {
         ),
         Record(
             "Player",
-            "Someone in the Wartesaal now (one entry per person, however many tabs).",
-            {"user_id": Int(), "name": Str(), "status": Enum(PLAYER_STATUSES)},
+            "Someone in the Wartesaal now (one entry per person, however many tabs), with their Elo per game.",
+            {"user_id": Int(), "name": Str(), "status": Enum(PLAYER_STATUSES), "elo": Ref("EloByGame")},
         ),
         Record(
             "ErrorInfo",
@@ -190,6 +190,75 @@ SERVER_EVENTS: dict[str, Event] = {
         ),
     )
 }
+
+
+# --- challenges (the lobby's socket) -----------------------------------------------
+# Owned by the challenges (issue 5, services/lobby/challenges.py, shared/challenge.py).
+
+CHALLENGE_CLOCKS = ("3+2", "5+3", "10+5", "15+10", "ohne")
+CHALLENGE_STATUSES = ("open", "agreed", "started", "declined", "withdrawn", "expired")
+CHALLENGE_GAMES = ("hexagon", "bullet", "general", "hanse")
+
+RECORDS.update(
+    {
+        r.name: r
+        for r in (
+            Record(
+                "EloByGame",
+                "A player's Elo per game; null where they have no rated game yet (start value 1500).",
+                {game: Optional(Int()) for game in CHALLENGE_GAMES},
+            ),
+            Record(
+                "ChallengeSettings",
+                "The one settings panel both sides see. `clock`: Bedenkzeit (\"ohne\": ten minutes per move);"
+                " `options`: the game's options; `stake`: 0 or 10 to 100 Taler, rated games only; `swap`: ⇄ the"
+                " challenged player takes the first colour.",
+                {"clock": Enum(CHALLENGE_CLOCKS), "options": Json(object_only=True), "rated": Bool(),
+                 "stake": Int(), "swap": Bool()},
+            ),
+            Record("ChallengeParty", "One side of a challenge.", {"user_id": Int(), "name": Str()}),
+            Record(
+                "Challenge",
+                "A challenge as both sides see it. `agreed`: user ids agreeing to the settings of `version`;"
+                " `expires_in_ms`: time left without activity; `reason`: why a start failed and it is open again.",
+                {"id": Str(), "game": Enum(CHALLENGE_GAMES), "challenger": Ref("ChallengeParty"),
+                 "challenged": Ref("ChallengeParty"), "settings": Ref("ChallengeSettings"), "agreed": ListOf(Int()),
+                 "version": Int(), "status": Enum(CHALLENGE_STATUSES), "expires_in_ms": Int(),
+                 "game_id": Optional(Int()), "rematch_of": Optional(Int()), "reason": Optional(Str())},
+            ),
+        )
+    }
+)
+
+CLIENT_EVENTS.update(
+    {
+        e.name: e
+        for e in (
+            Event("challenge:create", "Challenge a player in the Wartesaal to a game (seed defaults).",
+                  {"to_user_id": Int(), "game": Enum(CHALLENGE_GAMES)}),
+            Event("challenge:propose", "Change the settings; the other side must confirm.",
+                  {"challenge_id": Str(max_length=64), "settings": Ref("ChallengeSettings")}),
+            Event("challenge:accept", "Agree to the settings as of `version`; when both agree, the game starts.",
+                  {"challenge_id": Str(max_length=64), "version": Int()}),
+            Event("challenge:decline", "End a challenge: the challenged declines, the challenger withdraws.",
+                  {"challenge_id": Str(max_length=64)}),
+            Event("challenge:rematch", "Revanche: challenge the opponent of a finished game, colours swapped.",
+                  {"game_id": Int()}),
+        )
+    }
+)
+
+SERVER_EVENTS.update(
+    {
+        e.name: e
+        for e in (
+            Event("challenge:update", "A challenge you take part in, as it stands now.",
+                  {"challenge": Ref("Challenge")}),
+            Event("challenge:started", "Both agreed: the game is created; open #/partie/<game_id>.",
+                  {"challenge_id": Str(), "game_id": Int(), "game": Str()}),
+        )
+    }
+)
 
 
 # --- game tables (the game service's socket, path /game/socket.io) ----------------

@@ -28,6 +28,7 @@ class Settings:
     rating_port: int
     lobby_url: str  # where browsers reach the lobby (printed by `make run`)
     game_url: str  # where the lobby/browser reach the game service
+    rating_url: str  # where the lobby's /api/rating proxy reaches the rating service
     log_level: str
     db_pool_max: int
     bind_host: str  # interface the HTTP services listen on (0.0.0.0 inside containers)
@@ -43,15 +44,17 @@ def load() -> Settings:
     """Read the environment now (tests change it between service starts)."""
     lobby_port = _int("LOBBY_PORT", 8000)
     game_port = _int("GAME_PORT", 8001)
+    rating_port = _int("RATING_PORT", 8002)
     return Settings(
         database_url=os.environ.get("DATABASE_URL", "postgresql://postgres@localhost:5432/spielcenter"),
         redis_url=os.environ.get("REDIS_URL", "redis://localhost:6379/0"),
         secret_key=os.environ.get("SECRET_KEY", "dev-only-secret-change-me"),
         lobby_port=lobby_port,
         game_port=game_port,
-        rating_port=_int("RATING_PORT", 8002),
+        rating_port=rating_port,
         lobby_url=os.environ.get("PUBLIC_URL", f"http://localhost:{lobby_port}"),
         game_url=os.environ.get("GAME_URL", f"http://localhost:{game_port}"),
+        rating_url=os.environ.get("RATING_URL", f"http://127.0.0.1:{rating_port}"),
         log_level=os.environ.get("LOG_LEVEL", "INFO"),
         db_pool_max=_int("DB_POOL_MAX", 10),
         bind_host=os.environ.get("BIND_HOST", "127.0.0.1"),

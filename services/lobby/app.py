@@ -6,6 +6,7 @@ import logging
 import os
 import socket
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +36,8 @@ class Lobby:
     settings: Settings
     log: logging.Logger
     _players_changed: Event = field(default_factory=Event)
+    # Loops other lobby features add (e.g. challenge expiry); started with the rest.
+    background_tasks: list[Callable[[], None]] = field(default_factory=list)
 
     def broadcast_players(self) -> None:
         """Have the current list sent to every Wartesaal page, on every lobby process, shortly."""
@@ -43,6 +46,8 @@ class Lobby:
     def start_background(self) -> None:
         self.socketio.start_background_task(self._heartbeat_loop)
         self.socketio.start_background_task(self._broadcast_loop)
+        for task in self.background_tasks:
+            self.socketio.start_background_task(task)
 
     def _broadcast_loop(self) -> None:
         while True:
@@ -95,6 +100,8 @@ def _serve_client(app: Flask) -> None:
 
 def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
     from services.lobby.account_routes import account_blueprint
+    from services.lobby.challenges import register_challenges
+    from services.lobby.rating_proxy import rating_proxy_blueprint
     from services.lobby.wartesaal import register_wartesaal
 
     app = Flask(__name__, static_folder=None)
@@ -121,6 +128,7 @@ def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
     )
     app.register_blueprint(health_blueprint({"postgres": lambda: db.check(pool), "redis": redis_check(client)}))
     app.register_blueprint(account_blueprint(lobby))
-    register_wartesaal(lobby)
+    register_challenges(lobby, register_wartesaal(lobby))
+    app.register_blueprint(rating_proxy_blueprint(settings))
     _serve_client(app)
     return lobby

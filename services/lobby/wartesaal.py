@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from flask import request
-from flask_socketio import emit
+from flask_socketio import emit, join_room
 from prometheus_client import Counter, Gauge
 from socketio.exceptions import ConnectionRefusedError  # not the builtin OSError of that name
 
@@ -38,7 +38,23 @@ class Connection:
     lang: str
 
 
-def register_wartesaal(lobby: Lobby) -> None:
+Handler = Callable[[Connection, dict], None]
+
+
+def user_room(user_id: int) -> str:
+    """Every Wartesaal socket of a user, on every lobby process (for challenges)."""
+    return f"user:{user_id}"
+
+
+@dataclass
+class WartesaalSockets:
+    """What other lobby features need of the Wartesaal socket."""
+
+    handles: Callable[[str], Callable[[Handler], Handler]]  # register a validated event handler
+    on_join: list[Callable[[Connection], None]]  # called after a socket joined
+
+
+def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
     socketio = lobby.socketio
     connections: dict[str, Connection] = {}  # sid → who; this process's sockets only
 
@@ -48,7 +64,7 @@ def register_wartesaal(lobby: Lobby) -> None:
         REFUSED_EVENTS.labels(err.code).inc()
         emit("error", {"code": err.code, "message": text(err.code, lang, **err.params), "event": event_name})
 
-    Handler = Callable[[Connection, dict], None]
+    on_join: list[Callable[[Connection], None]] = []
 
     def handles(event_name: str) -> Callable[[Handler], Handler]:
         """Register ``fn(connection, payload)`` for ``event_name`` behind schema validation."""
@@ -78,12 +94,16 @@ def register_wartesaal(lobby: Lobby) -> None:
         if account is None:
             # Reaches the client as connect_error: message, then data.
             raise ConnectionRefusedError(text("not_logged_in", lang), {"code": "not_logged_in"})
-        connections[request.sid] = Connection(account.id, account.name, lang)
+        connection = Connection(account.id, account.name, lang)
+        connections[request.sid] = connection
+        join_room(user_room(account.id))
         SOCKETS.inc()
         lobby.presence.join(account.id, account.name)
         user = {"id": account.id, "name": account.name, "guest": account.guest, "balance": ledger.balance(lobby.pool, account.id)}
         emit("welcome", {"user": user, "history": chat.history(lobby.pool)})
         lobby.broadcast_players()
+        for hook in on_join:
+            hook(connection)
         event(lobby.log, "wartesaal join", user_id=account.id, sid=request.sid)
 
     @socketio.on("disconnect")
@@ -116,3 +136,5 @@ def register_wartesaal(lobby: Lobby) -> None:
     def on_error(err: Exception) -> None:
         lobby.log.exception("wartesaal handler failed", exc_info=err)
         refuse(ProtocolError("internal_error"), None)
+
+    return WartesaalSockets(handles=handles, on_join=on_join)

@@ -29,11 +29,12 @@ export interface ChatMessage {
   ts: string;
 }
 
-/** Someone in the Wartesaal now (one entry per person, however many tabs). */
+/** Someone in the Wartesaal now (one entry per person, however many tabs), with their Elo per game. */
 export interface Player {
   user_id: number;
   name: string;
   status: "frei" | "spielt";
+  elo: EloByGame;
 }
 
 /** What went wrong, with a message in the client's language. */
@@ -46,6 +47,45 @@ export interface ErrorInfo {
 export interface Credentials {
   name: string;
   password: string;
+}
+
+/** A player's Elo per game; null where they have no rated game yet (start value 1500). */
+export interface EloByGame {
+  hexagon: number | null;
+  bullet: number | null;
+  general: number | null;
+  hanse: number | null;
+}
+
+/** The one settings panel both sides see. `clock`: Bedenkzeit ("ohne": ten minutes per move); `options`: the game's options; `stake`: 0 or 10 to 100 Taler, rated games only; `swap`: ⇄ the challenged player takes the first colour. */
+export interface ChallengeSettings {
+  clock: "3+2" | "5+3" | "10+5" | "15+10" | "ohne";
+  options: Record<string, unknown>;
+  rated: boolean;
+  stake: number;
+  swap: boolean;
+}
+
+/** One side of a challenge. */
+export interface ChallengeParty {
+  user_id: number;
+  name: string;
+}
+
+/** A challenge as both sides see it. `agreed`: user ids agreeing to the settings of `version`; `expires_in_ms`: time left without activity; `reason`: why a start failed and it is open again. */
+export interface Challenge {
+  id: string;
+  game: "hexagon" | "bullet" | "general" | "hanse";
+  challenger: ChallengeParty;
+  challenged: ChallengeParty;
+  settings: ChallengeSettings;
+  agreed: number[];
+  version: number;
+  status: "open" | "agreed" | "started" | "declined" | "withdrawn" | "expired";
+  expires_in_ms: number;
+  game_id: number | null;
+  rematch_of: number | null;
+  reason: string | null;
 }
 
 /** A Fischer clock: base time plus increment per own move, in milliseconds. */
@@ -111,6 +151,34 @@ export interface LangSetPayload {
   lang: "de" | "en";
 }
 
+/** Challenge a player in the Wartesaal to a game (seed defaults). */
+export interface ChallengeCreatePayload {
+  to_user_id: number;
+  game: "hexagon" | "bullet" | "general" | "hanse";
+}
+
+/** Change the settings; the other side must confirm. */
+export interface ChallengeProposePayload {
+  challenge_id: string;
+  settings: ChallengeSettings;
+}
+
+/** Agree to the settings as of `version`; when both agree, the game starts. */
+export interface ChallengeAcceptPayload {
+  challenge_id: string;
+  version: number;
+}
+
+/** End a challenge: the challenged declines, the challenger withdraws. */
+export interface ChallengeDeclinePayload {
+  challenge_id: string;
+}
+
+/** Revanche: challenge the opponent of a finished game, colours swapped. */
+export interface ChallengeRematchPayload {
+  game_id: number;
+}
+
 /** Sent once after connecting: who you are and the last chat messages. */
 export interface WelcomePayload {
   user: User;
@@ -133,6 +201,18 @@ export interface ErrorPayload {
   code: string;
   message: string;
   event: string | null;
+}
+
+/** A challenge you take part in, as it stands now. */
+export interface ChallengeUpdatePayload {
+  challenge: Challenge;
+}
+
+/** Both agreed: the game is created; open #/partie/<game_id>. */
+export interface ChallengeStartedPayload {
+  challenge_id: string;
+  game_id: number;
+  game: string;
 }
 
 /** Open a table as a player or a spectator; answered with table:state. */
@@ -219,6 +299,11 @@ export interface PongWorkerPayload {
 export interface ClientToServerEvents {
   "chat:send": (payload: ChatSendPayload) => void;
   "lang:set": (payload: LangSetPayload) => void;
+  "challenge:create": (payload: ChallengeCreatePayload) => void;
+  "challenge:propose": (payload: ChallengeProposePayload) => void;
+  "challenge:accept": (payload: ChallengeAcceptPayload) => void;
+  "challenge:decline": (payload: ChallengeDeclinePayload) => void;
+  "challenge:rematch": (payload: ChallengeRematchPayload) => void;
 }
 
 export interface ServerToClientEvents {
@@ -226,6 +311,8 @@ export interface ServerToClientEvents {
   "players": (payload: PlayersPayload) => void;
   "chat:message": (payload: ChatMessagePayload) => void;
   "error": (payload: ErrorPayload) => void;
+  "challenge:update": (payload: ChallengeUpdatePayload) => void;
+  "challenge:started": (payload: ChallengeStartedPayload) => void;
 }
 
 export interface GameClientToServerEvents {

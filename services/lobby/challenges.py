@@ -1,0 +1,237 @@
+"""Challenges over the Wartesaal socket: negotiate, start the game, Revanche, expiry.
+
+Events (schemas in ``shared.schemas``): ``challenge:create``, ``challenge:propose``,
+``challenge:accept``, ``challenge:decline``, ``challenge:rematch`` in;
+``challenge:update`` and ``challenge:started`` out, to both sides' Wartesaal sockets
+(room ``user:<id>`` on the Redis message queue, so any lobby process reaches them).
+
+The negotiation is ``shared.challenge`` (pure); its state lives in Redis
+(``services.lobby.challenge_store``), and the start is one PostgreSQL transaction
+(``services.lobby.challenge_start``).  Only the process whose atomic transition made
+the challenge ``agreed`` starts the game; ``challenge_starts`` guards it once more.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from flask import Response, jsonify, request
+from flask_socketio import emit
+
+from services.lobby.challenge_start import check_stake, existing_game, start_game
+from services.lobby.challenge_store import ChallengeStore
+from services.lobby.wartesaal import Connection, WartesaalSockets, user_room
+from shared import challenge as negotiation
+from shared import game_store, presence
+from shared.challenge import Challenge, ChallengeRefusal, Party, Settings
+from shared.games import BadOptions, get_game
+from shared.logs import event
+
+if TYPE_CHECKING:
+    from services.lobby.app import Lobby
+
+EXPIRY_POLL_SECONDS = 1.0
+# An agreed challenge whose starting process died is settled after this long.
+STUCK_START_SECONDS = 15.0
+# How a stored clock (base, increment in ms) maps back to the panel's Bedenkzeit.
+CLOCK_NAMES = {(c["base_ms"], c["inc_ms"]): name for name, c in negotiation.CLOCKS.items() if c}
+
+
+def public(challenge: Challenge, now: float) -> dict[str, Any]:
+    """The ``Challenge`` record of the protocol."""
+    data = challenge.to_json()
+    data.pop("updated_at")
+    live = challenge.status in ("open", "agreed")
+    data["expires_in_ms"] = max(0, int((challenge.expires_at - now) * 1000)) if live else 0
+    return data
+
+
+def register_challenges(lobby: Lobby, sockets: WartesaalSockets) -> None:
+    store = ChallengeStore(lobby.redis)
+    socketio = lobby.socketio
+    handles = sockets.handles
+
+    def tell(challenge: Challenge) -> None:
+        payload = {"challenge": public(challenge, time.time())}
+        for party in challenge.parties():
+            socketio.emit("challenge:update", payload, to=user_room(party.user_id))
+
+    def try_start(challenge: Challenge) -> None:
+        """Start the game of an ``agreed`` challenge (we made it agreed: nobody else does this)."""
+        try:
+            game_id = start_game(lobby.pool, challenge)
+        except Exception as exc:
+            # Open again with nobody agreeing, so the panel shows why and both can decide anew.
+            code = exc.code if isinstance(exc, ChallengeRefusal) else "internal_error"
+            changed = store.transition(challenge.id, lambda c: negotiation.start_failed(c, code, time.time())
+                                       if c.status == "agreed" else None)
+            if changed:
+                tell(changed[1])
+            raise
+        changed = store.transition(challenge.id, lambda c: negotiation.started(c, game_id, time.time())
+                                   if c.status == "agreed" else None)
+        after = changed[1] if changed else negotiation.started(challenge, game_id, time.time())
+        announce_start(after, game_id)
+
+    def announce_start(challenge: Challenge, game_id: int) -> None:
+        for party in challenge.parties():
+            presence.set_status(lobby.redis, party.user_id, "spielt")
+        lobby.broadcast_players()
+        tell(challenge)
+        payload = {"challenge_id": challenge.id, "game_id": game_id, "game": challenge.game}
+        for party in challenge.parties():
+            socketio.emit("challenge:started", payload, to=user_room(party.user_id))
+        event(lobby.log, "challenge started", challenge_id=challenge.id, game_id=game_id, game=challenge.game)
+
+    def opponent_here(user_id: int) -> Party:
+        name = lobby.redis.hget("presence:names", user_id)
+        if name is None:
+            raise ChallengeRefusal("challenge_player_away")
+        return Party(user_id, name.decode() if isinstance(name, bytes) else name)
+
+    @handles("challenge:create")
+    def create(conn: Connection, payload: dict) -> None:
+        if payload["to_user_id"] == conn.user_id:
+            raise ChallengeRefusal("challenge_self")
+        opponent = opponent_here(payload["to_user_id"])
+        challenge = negotiation.open_challenge(Party(conn.user_id, conn.name), opponent, payload["game"], time.time())
+        store.add(challenge)
+        tell(challenge)
+
+    @handles("challenge:propose")
+    def propose(conn: Connection, payload: dict) -> None:
+        settings = Settings(**payload["settings"])
+        if settings.rated and settings.stake:
+            # Nobody can propose a stake they do not hold themselves.
+            check_stake(lobby.pool, [Party(conn.user_id, conn.name)], settings.stake)
+        changed = store.transition(payload["challenge_id"],
+                                   lambda c: negotiation.propose(c, conn.user_id, settings, time.time()))
+        if changed:
+            tell(changed[1])
+            if changed[0].status == "open" and changed[1].status == "agreed":
+                try_start(changed[1])
+
+    @handles("challenge:accept")
+    def accept(conn: Connection, payload: dict) -> None:
+        current = store.get(payload["challenge_id"])
+        if current is None:
+            raise ChallengeRefusal("challenge_unknown")
+        # Both must hold the stake: refuse here, before anything changes.
+        current.party_of(conn.user_id)
+        if current.status == "open" and current.settings.stake:
+            check_stake(lobby.pool, list(current.parties()), current.settings.stake)
+        changed = store.transition(payload["challenge_id"],
+                                   lambda c: negotiation.accept(c, conn.user_id, payload["version"], time.time()))
+        if changed:
+            tell(changed[1])
+            if changed[0].status == "open" and changed[1].status == "agreed":
+                try_start(changed[1])
+
+    @handles("challenge:decline")
+    def decline(conn: Connection, payload: dict) -> None:
+        changed = store.transition(payload["challenge_id"],
+                                   lambda c: negotiation.decline(c, conn.user_id, time.time()))
+        if changed:
+            tell(changed[1])
+
+    @handles("challenge:rematch")
+    def rematch(conn: Connection, payload: dict) -> None:
+        with lobby.pool.connection() as db:
+            row = game_store.load(db, payload["game_id"])
+        if row is None or row.mode != "wartesaal" or row.status != "finished" or conn.user_id not in row.seats:
+            raise ChallengeRefusal("challenge_no_game")
+        other = row.seats[1] if row.seats[0] == conn.user_id else row.seats[0]
+        with lobby.pool.connection() as db:
+            names = game_store.user_names(db, [other])
+        previous = {"clock": _clock_name(row.clock), "options": row.options, "rated": row.rated, "stake": row.stake}
+        settings = negotiation.rematch_settings(previous, row.seats, conn.user_id)
+        challenge = negotiation.open_challenge(Party(conn.user_id, conn.name), Party(other, names.get(other, "?")),
+                                               row.game, time.time(), settings=settings, rematch_of=row.id)
+        store.add(challenge)
+        tell(challenge)
+
+    def send_open(conn: Connection) -> None:
+        now = time.time()
+        for challenge in store.open_for(conn.user_id):
+            emit("challenge:update", {"challenge": public(challenge, now)})
+
+    sockets.on_join.append(send_open)
+
+    def expire_due() -> None:
+        now = time.time()
+        for challenge_id in store.due(now):
+            current = store.get(challenge_id)
+            if current is None:
+                lobby.redis.zrem("challenges:deadlines", challenge_id)
+                continue
+            if current.status == "agreed":
+                settle_stuck(current, now)
+                continue
+            changed = store.transition(challenge_id, lambda c: negotiation.expire(c, time.time()))
+            if changed:
+                tell(changed[1])
+
+    def settle_stuck(challenge: Challenge, now: float) -> None:
+        # The process that made it agreed died before it finished the start.
+        if now < challenge.expires_at + STUCK_START_SECONDS:
+            return
+        game_id = existing_game(lobby.pool, challenge.id)
+        if game_id is not None:
+            changed = store.transition(challenge.id, lambda c: negotiation.started(c, game_id, time.time())
+                                       if c.status == "agreed" else None)
+            if changed:
+                announce_start(changed[1], game_id)
+            return
+        changed = store.transition(challenge.id, lambda c: negotiation.start_failed(c, "internal_error", time.time())
+                                   if c.status == "agreed" else None)
+        if changed:
+            tell(changed[1])
+
+    def expiry_loop() -> None:
+        while True:
+            try:
+                expire_due()
+            except Exception:
+                lobby.log.exception("challenge expiry failed")
+            socketio.sleep(EXPIRY_POLL_SECONDS)
+
+    lobby.background_tasks.append(expiry_loop)
+    _register_preview(lobby)
+
+
+def _clock_name(clock: Any) -> str:
+    if clock is None:
+        return "ohne"
+    return CLOCK_NAMES.get((clock.base_ms, clock.inc_ms), negotiation.DEFAULT_CLOCK)
+
+
+def preview(game: str, options: dict[str, Any]) -> dict[str, Any] | None:
+    """The start position's public view for the panel's preview, or None ("?") when it depends on the seed.
+
+    Generic over the games: two seeds giving two different views means the
+    position is drawn at the start (a Zufall map, a shuffled deck), so it stays
+    unknown until then.
+    """
+    engine = get_game(game)
+    options = engine.normalize_options(dict(options))
+    first, second = (engine.view(engine.new_game(options, seed), None) for seed in (1, 2))
+    return first if first == second else None
+
+
+def _register_preview(lobby: Lobby) -> None:
+    @lobby.app.get("/api/games/<game>/preview")
+    def game_preview(game: str) -> Response:
+        """``?options=<JSON object>`` → ``{"game", "view"}``; view null: shown as "?"."""
+        try:
+            options = json.loads(request.args.get("options", "{}"))
+            if not isinstance(options, dict):
+                raise ValueError("options must be an object")
+            view = preview(game, options)
+        except (ValueError, BadOptions) as exc:
+            message = exc.de if isinstance(exc, BadOptions) else str(exc)
+            response = jsonify({"error": {"code": "bad_options", "message": message}})
+            response.status_code = 400
+            return response
+        return jsonify({"game": game, "view": view})

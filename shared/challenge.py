@@ -1,0 +1,282 @@
+"""A challenge between two Wartesaal players: the pure negotiation, no I/O.
+
+One settings panel for both sides.  The challenger opens it with the seed's
+defaults (so usually only the time needs agreeing) and agrees to them by opening
+it.  Every change by one side replaces the settings, bumps ``version`` and leaves
+only that side agreeing: the other must confirm.  ``accept(version)`` agrees to
+exactly the settings the accepting side has seen; when both agree, the challenge
+is ``agreed`` and the lobby starts the game (once, see ``services.lobby.challenges``).
+Either side may end it: the challenged declines, the challenger withdraws; a
+challenge without activity for ``EXPIRY_SECONDS`` expires.
+
+Seats: the challenger takes seat 0 (the side that begins) unless ⇄ ``swap`` is on.
+A rematch starts with ``swap`` set so that the colours change after every game.
+
+Refusals raise :class:`ChallengeRefusal` with a stable code whose German and
+English texts are below (registered with ``shared.i18n``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared import i18n
+from shared.games import BadOptions, get_game
+from shared.schemas import ProtocolError
+
+EXPIRY_SECONDS = 60.0
+# Bedenkzeit: minutes + seconds per own move, as the seeds list them; "ohne" = no clock.
+CLOCKS: dict[str, dict[str, int] | None] = {
+    "3+2": {"base_ms": 180_000, "inc_ms": 2_000},
+    "5+3": {"base_ms": 300_000, "inc_ms": 3_000},
+    "10+5": {"base_ms": 600_000, "inc_ms": 5_000},
+    "15+10": {"base_ms": 900_000, "inc_ms": 10_000},
+    "ohne": None,
+}
+DEFAULT_CLOCK = "5+3"
+# Battlebullet in the Wartesaal always runs a clock (seed 004: "im Mehrspieler läuft immer eine Uhr").
+GAMES_WITHOUT_UNTIMED = frozenset({"bullet"})
+STAKE_MIN = 10
+STAKE_MAX = 100
+# Options the start draws from the game's seed, never negotiated (a Zufall map stays "?" until then).
+SEED_OPTIONS = frozenset({"map_seed"})
+STATUSES = ("open", "agreed", "started", "declined", "withdrawn", "expired")
+OPEN_STATUSES = ("open",)
+
+TEXTS: dict[str, dict[str, str]] = {
+    "challenge_unknown": {
+        "de": "Diese Herausforderung gibt es nicht (mehr).",
+        "en": "This challenge does not exist (any more).",
+    },
+    "challenge_closed": {
+        "de": "Diese Herausforderung ist nicht mehr offen ({status}).",
+        "en": "This challenge is no longer open ({status}).",
+    },
+    "challenge_not_yours": {
+        "de": "Diese Herausforderung betrifft dich nicht.",
+        "en": "This challenge is not yours.",
+    },
+    "challenge_self": {
+        "de": "Du kannst dich nicht selbst herausfordern.",
+        "en": "You cannot challenge yourself.",
+    },
+    "challenge_player_away": {
+        "de": "Dieser Spieler ist nicht im Wartesaal.",
+        "en": "This player is not in the Wartesaal.",
+    },
+    "challenge_stale": {
+        "de": "Die Einstellungen wurden inzwischen geändert. Bitte sieh sie dir noch einmal an.",
+        "en": "The settings have changed in the meantime. Please look at them again.",
+    },
+    "challenge_bad_clock": {
+        "de": "Diese Bedenkzeit gibt es hier nicht (erlaubt: {allowed}).",
+        "en": "This time control is not available here (allowed: {allowed}).",
+    },
+    "challenge_bad_options": {
+        "de": "Ungültige Spieloption: {detail}",
+        "en": "Invalid game option: {detail}",
+    },
+    "challenge_bad_stake": {
+        "de": "Der Einsatz ist 0 oder {low} bis {high} Taler, und nur in gewerteten Partien.",
+        "en": "The stake is 0 or {low} to {high} Taler, and only in rated games.",
+    },
+    "challenge_stake_too_high": {
+        "de": "{name} hat nur {balance} Taler – zu wenig für einen Einsatz von {stake}.",
+        "en": "{name} has only {balance} Taler – not enough for a stake of {stake}.",
+    },
+    "challenge_no_game": {
+        "de": "Zu dieser Partie gibt es keine Revanche.",
+        "en": "There is no rematch for this game.",
+    },
+}
+# The lobby answers with shared.i18n.text(code, lang); these codes belong to challenges.
+i18n.TEXTS.update(TEXTS)
+
+
+class ChallengeRefusal(ProtocolError):
+    """An action the negotiation does not allow; ``code`` and ``params`` pick the text.
+
+    A ``ProtocolError``, so the Wartesaal socket answers it like any refused input."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    clock: str
+    options: dict[str, Any]
+    rated: bool
+    stake: int
+    swap: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class Party:
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Challenge:
+    id: str
+    game: str
+    challenger: Party
+    challenged: Party
+    settings: Settings
+    agreed: frozenset[int]
+    version: int
+    status: str
+    updated_at: float  # seconds (wall clock), last activity: the expiry counts from here
+    game_id: int | None = None
+    rematch_of: int | None = None
+    reason: str | None = field(default=None)  # why it is no longer open, for the panel
+
+    @property
+    def expires_at(self) -> float:
+        return self.updated_at + EXPIRY_SECONDS
+
+    def parties(self) -> tuple[Party, Party]:
+        return self.challenger, self.challenged
+
+    def party_of(self, user_id: int) -> Party:
+        for party in self.parties():
+            if party.user_id == user_id:
+                return party
+        raise ChallengeRefusal("challenge_not_yours")
+
+    def other(self, user_id: int) -> Party:
+        self.party_of(user_id)
+        return self.challenged if user_id == self.challenger.user_id else self.challenger
+
+    def seats(self) -> tuple[int, int]:
+        """User ids on seat 0 (begins) and seat 1."""
+        a, b = self.challenger.user_id, self.challenged.user_id
+        return (b, a) if self.settings.swap else (a, b)
+
+    def clock(self) -> dict[str, int] | None:
+        return CLOCKS[self.settings.clock]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "game": self.game,
+            "challenger": dataclasses.asdict(self.challenger), "challenged": dataclasses.asdict(self.challenged),
+            "settings": self.settings.to_dict(), "agreed": sorted(self.agreed), "version": self.version,
+            "status": self.status, "updated_at": self.updated_at, "game_id": self.game_id,
+            "rematch_of": self.rematch_of, "reason": self.reason,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Challenge:
+        return Challenge(
+            id=data["id"], game=data["game"], challenger=Party(**data["challenger"]),
+            challenged=Party(**data["challenged"]), settings=Settings(**data["settings"]),
+            agreed=frozenset(data["agreed"]), version=data["version"], status=data["status"],
+            updated_at=data["updated_at"], game_id=data.get("game_id"), rematch_of=data.get("rematch_of"),
+            reason=data.get("reason"),
+        )
+
+
+def allowed_clocks(game: str) -> tuple[str, ...]:
+    return tuple(c for c in CLOCKS if not (c == "ohne" and game in GAMES_WITHOUT_UNTIMED))
+
+
+def default_settings(game: str) -> Settings:
+    """The seed's defaults: its options, 5+3, rated without a stake, no swap."""
+    return Settings(clock=DEFAULT_CLOCK, options=get_game(game).default_options(), rated=True, stake=0, swap=False)
+
+
+def checked_settings(game: str, settings: Settings) -> Settings:
+    """``settings`` with the options normalized by the engine; refusal for anything not offered."""
+    if settings.clock not in allowed_clocks(game):
+        raise ChallengeRefusal("challenge_bad_clock", allowed=", ".join(allowed_clocks(game)))
+    stake = settings.stake
+    if stake != 0 and (not settings.rated or not STAKE_MIN <= stake <= STAKE_MAX):
+        raise ChallengeRefusal("challenge_bad_stake", low=STAKE_MIN, high=STAKE_MAX)
+    drawn = sorted(SEED_OPTIONS & set(settings.options))
+    if drawn:
+        raise ChallengeRefusal("challenge_bad_options", detail=", ".join(drawn))
+    try:
+        options = get_game(game).normalize_options(dict(settings.options))
+    except BadOptions as exc:
+        raise ChallengeRefusal("challenge_bad_options", detail=exc.de) from exc
+    return dataclasses.replace(settings, options=options)
+
+
+def open_challenge(challenger: Party, challenged: Party, game: str, now: float, *,
+                   settings: Settings | None = None, rematch_of: int | None = None,
+                   challenge_id: str | None = None) -> Challenge:
+    """A new challenge; the challenger agrees to its settings by sending it."""
+    if challenger.user_id == challenged.user_id:
+        raise ChallengeRefusal("challenge_self")
+    get_game(game)  # an unknown game is refused by the engine registry
+    settings = checked_settings(game, settings or default_settings(game))
+    return Challenge(
+        id=challenge_id or uuid.uuid4().hex, game=game, challenger=challenger, challenged=challenged,
+        settings=settings, agreed=frozenset({challenger.user_id}), version=1, status="open", updated_at=now,
+        rematch_of=rematch_of,
+    )
+
+
+def _require_open(challenge: Challenge, user_id: int, now: float) -> None:
+    challenge.party_of(user_id)
+    if challenge.status == "open" and now >= challenge.expires_at:
+        raise ChallengeRefusal("challenge_closed", status="expired")
+    if challenge.status not in OPEN_STATUSES:
+        raise ChallengeRefusal("challenge_closed", status=challenge.status)
+
+
+def propose(challenge: Challenge, user_id: int, settings: Settings, now: float) -> Challenge:
+    """``user_id`` changes the settings: from now on only they agree; the other must confirm."""
+    _require_open(challenge, user_id, now)
+    settings = checked_settings(challenge.game, settings)
+    if settings == challenge.settings:
+        return accept(challenge, user_id, challenge.version, now)
+    return dataclasses.replace(challenge, settings=settings, agreed=frozenset({user_id}),
+                               version=challenge.version + 1, updated_at=now)
+
+
+def accept(challenge: Challenge, user_id: int, version: int, now: float) -> Challenge:
+    """``user_id`` agrees to the settings as of ``version``; both agreeing makes it ``agreed``."""
+    _require_open(challenge, user_id, now)
+    if version != challenge.version:
+        raise ChallengeRefusal("challenge_stale")
+    agreed = challenge.agreed | {user_id}
+    status = "agreed" if len(agreed) == 2 else "open"
+    return dataclasses.replace(challenge, agreed=agreed, status=status, updated_at=now)
+
+
+def decline(challenge: Challenge, user_id: int, now: float) -> Challenge:
+    """End it: the challenged declines, the challenger withdraws."""
+    _require_open(challenge, user_id, now)
+    status = "withdrawn" if user_id == challenge.challenger.user_id else "declined"
+    return dataclasses.replace(challenge, status=status, agreed=frozenset(), updated_at=now)
+
+
+def expire(challenge: Challenge, now: float) -> Challenge | None:
+    """The challenge expired by ``now``, or None if it is still alive (or already closed)."""
+    if challenge.status != "open" or now < challenge.expires_at:
+        return None
+    return dataclasses.replace(challenge, status="expired", agreed=frozenset(), updated_at=now)
+
+
+def started(challenge: Challenge, game_id: int, now: float) -> Challenge:
+    if challenge.status != "agreed":
+        raise ChallengeRefusal("challenge_closed", status=challenge.status)
+    return dataclasses.replace(challenge, status="started", game_id=game_id, updated_at=now)
+
+
+def start_failed(challenge: Challenge, code: str, now: float) -> Challenge:
+    """Both agreed but the start was refused (e.g. a stake above a balance): open again, nobody agreeing."""
+    return dataclasses.replace(challenge, status="open", agreed=frozenset(), version=challenge.version + 1,
+                               updated_at=now, reason=code)
+
+
+def rematch_settings(previous: dict[str, Any], previous_seats: tuple[int, int], challenger: int) -> Settings:
+    """The settings of a rematch: as before, colours swapped (whoever began, now takes seat 1)."""
+    swap = previous_seats[0] == challenger  # the challenger sat on seat 0 last time: now seat 1
+    return Settings(clock=previous["clock"], options=previous["options"], rated=previous["rated"],
+                    stake=previous["stake"], swap=swap)
