@@ -3,7 +3,9 @@
 Perfect-information Monte Carlo: each sample is one guess at the enemy's hidden ranks
 (:mod:`.general_belief`) turned into a full state; every legal root move is played in
 it and answered by the enemy's best reply (two plies, so a piece left next to a
-stronger one, or walking into a guessed Mine, costs what it would cost).  A move's
+stronger one, or walking into a guessed Mine, costs what it would cost), and each
+reply by our best strike back at the replying piece (a covered piece counts as
+covered: a cheap third ply, :func:`answer_gain`).  A move's
 value is its mean over the samples: an attack on an unknown piece thereby weighs
 every rank the piece might have by how likely it is.
 
@@ -18,6 +20,7 @@ import time
 
 from services.ai_worker.players.general_belief import Belief, sampled_state
 from shared.games.general import moves as fast
+from shared.games.general.board import NEIGHBOURS
 from shared.games.general.pieces import ATTACKER_WINS, BOTH_LOSE, FLAG, MOVABLE_MAX, fight
 from shared.games.general.state import REVEALED, State
 
@@ -128,15 +131,54 @@ def flag_ids(st: State) -> tuple[int, int]:
     return ranks.index(FLAG, 0, 40), ranks.index(FLAG, 40, 80)
 
 
+def answer_gain(st: State, reply: int, me: int) -> float:
+    """Material ``me`` wins back by striking, next move, the enemy piece that ``reply``
+    leaves on its target square (0 when no strike pays): the third ply, reduced to
+    the one answer that matters most, so a piece that is covered counts as covered."""
+    frm, to = divmod(reply, 100)
+    board, ranks = st.board, st.ranks
+    attacker = board[frm] - 1
+    a_rank = ranks[attacker]
+    target = board[to]
+    if target and fight(a_rank, ranks[target - 1]) != ATTACKER_WINS:
+        return 0.0  # the striker did not survive
+    lo = me * 40 + 1
+    best = 0.0
+    for square in NEIGHBOURS[to]:
+        cell = board[square]
+        if not lo <= cell < lo + 40 or cell == target:
+            continue
+        mine = ranks[cell - 1]
+        if mine > MOVABLE_MAX:
+            continue
+        result = fight(mine, a_rank)
+        if result == ATTACKER_WINS:
+            gain = VALUE[a_rank]
+        elif result == BOTH_LOSE:
+            gain = VALUE[a_rank] - VALUE[mine]
+        else:
+            gain = -VALUE[mine]
+        if gain > best:
+            best = gain
+    return best
+
+
 def reply_value(child: State, me: int, flags: tuple[int, int]) -> tuple[float, int]:
-    """(value for ``me`` after the enemy's best reply in ``child``, positions weighed)."""
+    """(value for ``me`` after the enemy's best reply in ``child`` and our best strike
+    back at the replying piece, positions weighed)."""
     base = evaluate(child, me, flags)
     if child.outcome is not None:
         return base, 0
     replies = fast.fast_moves(child)
     if not replies:
         return base, 0
-    worst = min(reply_delta(child, reply, me, flags) for reply in replies)
+    worst = WIN * 4
+    for reply in replies:
+        value = reply_delta(child, reply, me, flags)
+        if value > -WIN:
+            value += answer_gain(child, reply, me)
+        if value < worst:
+            worst = value
     return base + worst, len(replies)
 
 
