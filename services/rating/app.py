@@ -1,4 +1,4 @@
-"""The rating service's HTTP app (health, metrics) and its event consumer greenlet.
+"""The rating service's HTTP app (health, metrics, lists) and its event consumer and Elo cache greenlets.
 
 Import only from ``services.rating.__main__`` (after gevent's monkey patching).
 """
@@ -13,7 +13,9 @@ import redis
 from flask import Flask
 
 from services import gevent_start
+from services.rating import elo_cache
 from services.rating.handlers import HANDLERS
+from services.rating.http_routes import rating_blueprint
 from shared import db, logs, settings
 from shared.event_stream import EventConsumer, StreamEvent
 from shared.health import health_blueprint, redis_check
@@ -60,6 +62,7 @@ def main() -> None:
         inside_transaction=pause_inside_transaction(log),
     )
     consumer_greenlet = gevent.spawn(consumer.run, sleep=gevent.sleep)
+    gevent.spawn(elo_cache.run, pool, health_redis, config.redis_url, log, gevent.sleep)
 
     app = Flask("services.rating")
     app.register_blueprint(health_blueprint({
@@ -67,6 +70,7 @@ def main() -> None:
         "redis": redis_check(health_redis),
         "consumer": lambda: not consumer_greenlet.dead,
     }))
+    app.register_blueprint(rating_blueprint(pool))
     gevent_start.freeze_heap()
     logs.event(log, "rating service listening", host=config.bind_host, port=config.rating_port,
                consumer=config.event_consumer_name)

@@ -2,8 +2,7 @@
 
 A handler runs inside the transaction that also records the event as processed,
 on the connection it is given: its writes commit together with that record or
-not at all.  Add a handler with ``@handles("event_type")``; the Elo update will
-join ``game_finished`` here.
+not at all.  Add a handler with ``@handles("event_type")``.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from collections.abc import Callable
 import psycopg
 from psycopg.types.json import Jsonb
 
+from services.rating.settlement import settle
 from shared.event_stream import Handler, StreamEvent
 
 HANDLERS: dict[str, Handler] = {}
@@ -32,9 +32,10 @@ def handles(event_type: str) -> Callable[[Handler], Handler]:
 
 @handles("game_finished")
 def record_finished_game(conn: psycopg.Connection, event: StreamEvent) -> None:
-    """Keep the finished game (payload: ``game_id``, ``game``, result fields) for rating."""
+    """Keep the finished game and settle it: Elo, points, Taler (``services.rating.settlement``)."""
     conn.execute(
         "INSERT INTO rating_finished_games (event_id, game_id, game, payload) VALUES (%s, %s, %s, %s)",
         (event.event_id, str(event.payload.get("game_id", "")), str(event.payload.get("game", "")),
          Jsonb(event.payload)),
     )
+    settle(conn, event)

@@ -1,0 +1,110 @@
+"""What a finished game does to ratings and Taler: the ``game_finished`` handler's work.
+
+Runs inside the consumer's transaction (``shared.event_stream``), so everything here
+commits together with the record that the event was processed.  Exactly once per
+game: the event id (processed_events) and the game id (``rated_games``) both guard.
+
+Rules (issue 5, seeds 001/004):
+
+* computer and same-device tables change nothing;
+* a game counts from ten half-moves or three minutes; before that nothing changes
+  and the stakes go back;
+* friendly games (not rated) change nothing (they carry no stake);
+* a counted rated game: points +10 / −10 / 0 and Elo (``shared.elo``); the winner
+  receives the pot (both stakes), a draw returns each stake.
+
+Both stakes left the balances when the lobby started the game, so over every game
+the ledger rows with its ref sum to zero.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import psycopg
+
+from shared import elo, ledger
+from shared.event_stream import StreamEvent
+
+COUNTED_PLIES = 10
+COUNTED_DURATION_MS = 3 * 60 * 1000
+POINTS = {1.0: 10, 0.5: 0, 0.0: -10}
+POT_REASON = "pot"
+RETURN_REASON = "stake_return"
+
+
+def counted(payload: dict[str, Any]) -> bool:
+    """Whether a game has lasted long enough to count (ten half-moves or three minutes)."""
+    return int(payload.get("plies", 0)) >= COUNTED_PLIES or int(payload.get("duration_ms", 0)) >= COUNTED_DURATION_MS
+
+
+def is_table_game(payload: dict[str, Any]) -> bool:
+    """Whether the payload describes a game table (``services.game.table`` writes these)."""
+    game_id, seats = payload.get("game_id"), payload.get("seats")
+    return (isinstance(game_id, int) and not isinstance(game_id, bool) and isinstance(seats, list)
+            and len(seats) == 2 and isinstance(payload.get("mode"), str) and isinstance(payload.get("game"), str))
+
+
+def settle(conn: psycopg.Connection, event: StreamEvent) -> None:
+    p = event.payload
+    if not is_table_game(p):
+        return  # kept in rating_finished_games for inspection; nothing to rate (e.g. platform probes)
+    game_id = p["game_id"]
+    wartesaal = p.get("mode") == "wartesaal"
+    counts = wartesaal and bool(p.get("rated")) and counted(p)
+    first = conn.execute(
+        "INSERT INTO rated_games (game_id, event_id, game, counted) VALUES (%s, %s, %s, %s)"
+        " ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+        (game_id, event.event_id, p["game"], counts),
+    ).fetchone()
+    if first is None or not wartesaal:
+        return  # settled before (another event for the same game), or a local table
+    seats = [int(u) for u in p["seats"]]
+    winner = (p.get("result") or {}).get("winner")
+    stake = int(p.get("stake") or 0)
+    ref = f"game:{game_id}"
+    if stake > 0:
+        if counts and winner is not None:
+            ledger.record(conn, seats[winner], 2 * stake, POT_REASON, ref)
+        else:
+            for user_id in seats:
+                ledger.record(conn, user_id, stake, RETURN_REASON, ref)
+    if counts:
+        scores = (0.5, 0.5) if winner is None else ((1.0, 0.0) if winner == 0 else (0.0, 1.0))
+        _rate(conn, game_id, p["game"], seats, scores, _finished_at(event))
+
+
+def _finished_at(event: StreamEvent) -> dt.datetime:
+    try:
+        return dt.datetime.fromisoformat(event.created_at)
+    except (TypeError, ValueError):
+        return dt.datetime.now(dt.UTC)
+
+
+def _rate(conn: psycopg.Connection, game_id: int, game: str, seats: list[int], scores: tuple[float, float],
+          finished_at: dt.datetime) -> None:
+    for user_id in seats:
+        conn.execute("INSERT INTO ratings (user_id, game) VALUES (%s, %s) ON CONFLICT DO NOTHING", (user_id, game))
+    # Locked in id order: two games of the same players settle one after the other, never deadlocked.
+    rows = conn.execute(
+        "SELECT user_id, elo, games FROM ratings WHERE game = %s AND user_id = ANY(%s) ORDER BY user_id FOR UPDATE",
+        (game, seats),
+    ).fetchall()
+    before = {int(r["user_id"]): (int(r["elo"]), int(r["games"])) for r in rows}
+    for seat, user_id in enumerate(seats):
+        rating, games = before[user_id]
+        opponent = before[seats[1 - seat]][0]
+        score = scores[seat]
+        after = elo.updated(rating, opponent, score, games)
+        points = POINTS[score]
+        conn.execute(
+            "UPDATE ratings SET elo = %s, games = games + 1, points = points + %s, wins = wins + %s,"
+            " losses = losses + %s, draws = draws + %s, updated_at = now() WHERE user_id = %s AND game = %s",
+            (after, points, int(score == 1.0), int(score == 0.0), int(score == 0.5), user_id, game),
+        )
+        conn.execute(
+            "INSERT INTO rating_results (game_id, user_id, game, score, points, elo_before, elo_after, finished_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            (game_id, user_id, game, score, points, rating, after, finished_at),
+        )
