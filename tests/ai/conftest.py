@@ -37,3 +37,9 @@ def interactive_worker(infra: Infra, log_dir: Path) -> Iterator[CeleryWorker]:
         app.close()
         client.close()
         yield worker
+
+
+@pytest.fixture
+def driver(redis_client: redis.Redis, celery_sender_app) -> MatchDriver:  # noqa: ANN001
+    """The game service's part: requests moves and consumes answers (its own consumer group)."""
+    return MatchDriver(redis_client, celery_sender(celery_sender_app))

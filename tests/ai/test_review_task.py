@@ -176,3 +176,14 @@ def test_a_review_killed_mid_way_resumes_after_the_last_stored_move(db: psycopg.
     assert all(created > killed_at for ply, created in after.items() if ply not in before)
     attempts, done = db.execute("SELECT attempts, moves_done FROM reviews WHERE id = %s", (review_id,)).fetchone()
     assert attempts == 2 and done == len(after)
+
+
+def test_the_readme_table_of_review_thresholds_matches_the_players() -> None:
+    import services.ai_worker as package
+
+    documented = {}
+    for line in package.__doc__.splitlines():
+        parts = line.split()
+        if len(parts) >= 4 and parts[0] in PLAYERS:
+            documented[parts[0]] = (float(parts[2]), float(parts[3]))
+    assert documented == {name: tuple(module.REVIEW_THRESHOLDS) for name, module in PLAYERS.items()}

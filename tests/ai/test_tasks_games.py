@@ -17,7 +17,7 @@ from tests.ai.remote_match import MatchDriver
 SHORT_OPTIONS = {
     "hexagon": {},
     "bullet": {"win_target": 4, "move_limit": 100},
-    "general": {},
+    "general": {"max_quiet_moves": 20},  # ends a shuffling game after 20 quiet moves
     "hanse": {"seals_to_win": 1},
 }
 PAIRS = [("leicht", "mittel"), ("mittel", "stark"), ("stark", "leicht")]
