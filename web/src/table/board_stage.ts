@@ -1,0 +1,71 @@
+// The board with its switches (Hilfe/Gefahr, names) and the F key that turns it;
+// shared by the live table and the replay.
+import { el } from "../dom";
+import { lang } from "../i18n";
+import type { Board, BoardContext, GameView } from "../boards/board";
+import { boardFor } from "../boards/index";
+import { tt } from "./texts";
+
+const TOGGLE_STORE = "spielcenter.board.";
+
+export class BoardStage {
+  readonly host = el("div", { class: "board-host" });
+  readonly switches = el("div", { class: "board-switches" });
+  private readonly board: Board | null;
+  private flipped = false;
+  private readonly keyHandler = (event: KeyboardEvent) => this.key(event);
+
+  constructor(
+    readonly game: string,
+    onMove: (text: string) => void,
+    private readonly onFlip: (flipped: boolean) => void = () => undefined,
+  ) {
+    const factory = boardFor(game);
+    this.board = factory ? factory({ element: this.host, onMove }) : null;
+    if (!this.board) this.host.append(el("p", { class: "hint" }, `${game}: ${lang() === "en" ? "no board yet" : "noch kein Brett"}`));
+    const flip = el("button", { type: "button", class: "flip", "data-testid": "flip", title: tt("flip") }, "⟳ F");
+    flip.addEventListener("click", () => this.setFlipped(!this.flipped));
+    this.switches.append(flip);
+    for (const toggle of this.board?.toggles ?? []) {
+      // Each switch is remembered per game on this device.
+      const storeKey = `${TOGGLE_STORE}${game}.${toggle.key}`;
+      let on = (localStorage.getItem(storeKey) ?? String(toggle.initial)) === "true";
+      const button = el("button", { type: "button", class: "toggle", "aria-pressed": String(on), "data-testid": `toggle-${toggle.key}` }, toggle.label[lang()]);
+      button.addEventListener("click", () => {
+        on = !on;
+        localStorage.setItem(storeKey, String(on));
+        button.setAttribute("aria-pressed", String(on));
+        this.board?.setToggle(toggle.key, on);
+      });
+      this.board?.setToggle(toggle.key, on);
+      this.switches.append(button);
+    }
+    document.addEventListener("keydown", this.keyHandler);
+  }
+
+  render(view: GameView, context: BoardContext): void {
+    this.board?.render(view, context);
+  }
+
+  setFlipped(flipped: boolean): void {
+    this.flipped = flipped;
+    this.board?.setFlipped(flipped);
+    this.onFlip(flipped);
+  }
+
+  isFlipped(): boolean {
+    return this.flipped;
+  }
+
+  destroy(): void {
+    document.removeEventListener("keydown", this.keyHandler);
+    this.board?.destroy();
+  }
+
+  private key(event: KeyboardEvent): void {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target as HTMLElement | null;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    if (event.key === "f" || event.key === "F") this.setFlipped(!this.flipped);
+  }
+}

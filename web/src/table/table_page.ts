@@ -1,0 +1,365 @@
+// #/partie/<id>: play or watch one table. Every table:state is the whole table for this
+// browser; the page draws it, keeps the clocks running between messages, and sends the
+// chosen moves and actions. Views seen during this visit are kept per ply, so ◀ ▶ can
+// step back through them without the client knowing the rules.
+import { el } from "../dom";
+import { lang, onLangChange } from "../i18n";
+import type { ErrorPayload, TableSeat, TableStatePayload } from "../protocol";
+import { BoardStage } from "./board_stage";
+import { TableClock } from "./clock";
+import { gameSocket, type GameSocket } from "./game_socket";
+import { recordLocalResult } from "../local/record_store";
+import { MoveList } from "./move_list";
+import { requestRematch } from "./rematch";
+import { colourName, GAME_TITLES } from "./seat_names";
+import { tt } from "./texts";
+
+const NOTICE_MS = 6000;
+
+function seatLabel(seat: TableSeat, game: string, index: number): string {
+  const who = seat.computer ? `${tt("computer")} (${tt(seat.computer)})` : seat.name ?? "?";
+  const elo = seat.elo !== null && seat.elo !== undefined ? ` (${seat.elo})` : "";
+  return `${who}${elo} · ${colourName(game, index)}`;
+}
+
+export class TablePage {
+  readonly root = el("main", { class: "table-page", "data-testid": "table-page" });
+  private socket: GameSocket | null = null;
+  private stage: BoardStage | null = null;
+  private state: TableStatePayload | null = null;
+  private readonly views = new Map<number, Record<string, unknown>>(); // ply → view seen
+  private shownPly: number | null = null; // null: follow the game
+  private readonly clock = new TableClock();
+  private readonly moveList = new MoveList((ply) => this.show(ply));
+  private readonly topLine = el("div", { class: "player-line top" });
+  private readonly bottomLine = el("div", { class: "player-line bottom" });
+  private readonly status = el("p", { class: "table-status", "data-testid": "table-status", "aria-live": "polite" });
+  private readonly offers = el("div", { class: "offers", "data-testid": "offers" });
+  private readonly controls = el("div", { class: "controls" });
+  private readonly notice = el("p", { class: "notice", role: "alert", "data-testid": "table-error" });
+  private readonly resultPanel = el("div", { class: "result-panel card", "data-testid": "result", hidden: true });
+  private readonly navigation = el("div", { class: "navigation" });
+  private readonly boardArea = el("section", { class: "board-area" });
+  private readonly side = el("aside", { class: "table-side card" });
+  private resultTimer = 0;
+  private resultShown = false;
+  private resignArmed = false;
+  private noticeTimer = 0;
+  private closed = false;
+  private readonly keyHandler = (event: KeyboardEvent) => this.key(event);
+  private readonly onState = (payload: TableStatePayload) => this.received(payload);
+  private readonly onError = (error: ErrorPayload) => this.refused(error);
+  private readonly onConnect = () => this.socket?.emit("table:join", { game_id: this.gameId });
+
+  constructor(readonly gameId: number) {
+    this.status.textContent = tt("loading");
+    this.side.append(this.status, this.offers, this.navigation, this.moveList.root, this.controls, this.notice);
+    this.boardArea.append(this.topLine, el("div", { class: "board-wrap" }), this.bottomLine, this.resultPanel);
+    this.root.append(this.boardArea, this.side);
+    this.buildNavigation();
+    document.addEventListener("keydown", this.keyHandler);
+    onLangChange(() => {
+      if (!this.closed) this.draw();
+    });
+    void this.connect();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.clock.stop();
+    window.clearTimeout(this.resultTimer);
+    document.removeEventListener("keydown", this.keyHandler);
+    this.stage?.destroy();
+    if (this.socket) {
+      this.socket.emit("table:leave", { game_id: this.gameId });
+      this.socket.off("table:state", this.onState);
+      this.socket.off("error", this.onError);
+      this.socket.off("connect", this.onConnect);
+    }
+  }
+
+  private async connect(): Promise<void> {
+    try {
+      this.socket = await gameSocket();
+    } catch {
+      this.status.textContent = lang() === "en" ? "The game service cannot be reached." : "Der Spieldienst ist nicht erreichbar.";
+      return;
+    }
+    if (this.closed) return;
+    this.socket.on("table:state", this.onState);
+    this.socket.on("error", this.onError);
+    // Join now and after every reconnect (a reload or a dropped line returns to the table).
+    this.socket.on("connect", this.onConnect);
+    this.socket.io.on("reconnect_attempt", () => this.showNotice(tt("connectionLost")));
+    if (this.socket.connected) this.onConnect();
+  }
+
+  private received(payload: TableStatePayload): void {
+    if (payload.game_id !== this.gameId || this.closed) return;
+    const first = this.state === null;
+    const previous = this.state;
+    // A take-back or undo shortens the game: views beyond it are no longer true.
+    for (const ply of [...this.views.keys()]) if (ply > payload.moves.length) this.views.delete(ply);
+    this.views.set(payload.moves.length, payload.view);
+    this.state = payload;
+    if (!this.stage || this.stage.game !== payload.game) {
+      this.stage?.destroy();
+      this.stage = new BoardStage(payload.game, (text) => this.move(text), () => this.drawPlayers());
+      this.boardArea.querySelector(".board-wrap")!.replaceChildren(this.stage.host);
+      this.stage.host.addEventListener("click", () => this.boardClicked());
+      this.controls.before(this.stage.switches);
+      // Your own colour at the bottom: the second seat sees the board turned.
+      if (payload.you === 1 && payload.mode !== "same_device") this.stage.setFlipped(true);
+    }
+    if (payload.moves.length !== previous?.moves.length) this.shownPly = null;
+    const finished = payload.status !== "running";
+    if (finished && !this.resultShown && this.resultTimer === 0) {
+      // Joining a game that ended earlier: no reason to wait.
+      const delay = first ? 0 : payload.final_position_delay_ms;
+      this.resultTimer = window.setTimeout(() => this.showResult(), delay);
+      if (previous?.status === "running") this.recordLocal(payload);
+    }
+    if (!finished) {
+      this.resultShown = false;
+      this.resultPanel.hidden = true;
+      window.clearTimeout(this.resultTimer);
+      this.resultTimer = 0;
+    }
+    this.clock.update(payload.clocks, !finished);
+    this.draw();
+  }
+
+  private refused(error: ErrorPayload): void {
+    if (!error.event?.startsWith("table:")) return;
+    this.showNotice(error.message);
+    if (this.state) this.draw(); // re-enable the board
+  }
+
+  private showNotice(message: string): void {
+    this.notice.textContent = message;
+    window.clearTimeout(this.noticeTimer);
+    this.noticeTimer = window.setTimeout(() => (this.notice.textContent = ""), NOTICE_MS);
+  }
+
+  private move(text: string): void {
+    const state = this.state;
+    if (!state || !this.socket) return;
+    this.socket.emit("table:move", { game_id: this.gameId, version: state.version, move: text, lag_ms: null });
+    // Until the answer comes, the board stays as it is but takes no second move.
+    this.stage?.render(state.view, { you: state.you, interactive: false, lastMove: state.moves.at(-1) ?? null });
+  }
+
+  private emit(event: "table:resign" | "table:undo"): void;
+  private emit(event: "table:draw" | "table:takeback", action: "offer" | "accept" | "decline"): void;
+  private emit(event: "table:resign" | "table:undo" | "table:draw" | "table:takeback", action?: "offer" | "accept" | "decline"): void {
+    if (!this.socket) return;
+    if (event === "table:draw" || event === "table:takeback") this.socket.emit(event, { game_id: this.gameId, action: action! });
+    else this.socket.emit(event, { game_id: this.gameId });
+  }
+
+  /** The ply shown on the board now. */
+  private currentPly(): number {
+    const total = this.state?.moves.length ?? 0;
+    return this.shownPly ?? total;
+  }
+
+  private show(ply: number): void {
+    const total = this.state?.moves.length ?? 0;
+    const target = Math.max(0, Math.min(total, ply));
+    if (!this.views.has(target)) return;
+    this.shownPly = target === total ? null : target;
+    this.draw();
+  }
+
+  /** ◀ ▶ step to the nearest ply whose view this visit has seen. */
+  private step(direction: -1 | 1): void {
+    const total = this.state?.moves.length ?? 0;
+    for (let ply = this.currentPly() + direction; ply >= 0 && ply <= total; ply += direction) {
+      if (this.views.has(ply)) {
+        this.show(ply);
+        return;
+      }
+    }
+  }
+
+  private buildNavigation(): void {
+    const back = el("button", { type: "button", "data-testid": "nav-back", "aria-label": "◀" }, "◀");
+    const forward = el("button", { type: "button", "data-testid": "nav-forward", "aria-label": "▶" }, "▶");
+    back.addEventListener("click", () => this.step(-1));
+    forward.addEventListener("click", () => this.step(1));
+    this.navigation.append(back, forward);
+  }
+
+  private key(event: KeyboardEvent): void {
+    const target = event.target as HTMLElement | null;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+    if (event.key === "ArrowLeft") this.step(-1);
+    else if (event.key === "ArrowRight") this.step(1);
+  }
+
+  private boardClicked(): void {
+    // A click on the final position shows the result at once.
+    if (this.state && this.state.status !== "running" && !this.resultShown) this.showResult();
+  }
+
+  private showResult(): void {
+    window.clearTimeout(this.resultTimer);
+    this.resultShown = true;
+    this.drawResult();
+  }
+
+  private recordLocal(payload: TableStatePayload): void {
+    if (payload.mode !== "computer" || payload.you === null || !payload.result) return;
+    const computer = payload.seats.find((seat) => seat.computer)?.computer;
+    if (!computer) return;
+    const winner = payload.result.winner;
+    recordLocalResult(payload.game, computer, winner === null ? "draw" : winner === payload.you ? "win" : "loss");
+  }
+
+  private draw(): void {
+    const state = this.state;
+    if (!state || !this.stage) return;
+    const ply = this.currentPly();
+    const following = ply === state.moves.length;
+    const view = following ? state.view : this.views.get(ply) ?? state.view;
+    const interactive = following && state.status === "running" && state.you !== null && Array.isArray(state.view.legal_moves) && (state.view.legal_moves as unknown[]).length > 0;
+    this.stage.render(view, { you: state.you, interactive, lastMove: ply > 0 ? state.moves[ply - 1] : null });
+    this.moveList.render(state.moves, ply, (p) => this.views.has(p));
+    this.drawPlayers();
+    this.drawStatus(interactive);
+    this.drawOffers();
+    this.drawControls();
+    if (this.resultShown) this.drawResult();
+  }
+
+  private drawPlayers(): void {
+    const state = this.state;
+    if (!state) return;
+    // The bottom line is the seat at the bottom of the board: yours, unless turned.
+    const bottomSeat = (state.you ?? 0) === 1 ? 1 : 0;
+    const flipped = this.stage?.isFlipped() ?? false;
+    const lower = state.mode === "same_device" ? (flipped ? 1 : 0) : flipped !== (bottomSeat === 1) ? 1 - bottomSeat : bottomSeat;
+    const seats: Array<[HTMLElement, number]> = [[this.bottomLine, lower], [this.topLine, 1 - lower]];
+    for (const [line, seat] of seats) {
+      const mover = this.toMove(state);
+      line.replaceChildren(
+        el("span", { class: `seat-dot seat-${state.game}-${seat}` }),
+        el("span", { class: "seat-name", "data-testid": `seat-${seat}` }, seatLabel(state.seats[seat], state.game, seat)),
+      );
+      if (mover === seat && state.status === "running") line.append(el("span", { class: "to-move" }, tt("toMove")));
+      line.append(this.clock.faces[seat]);
+    }
+  }
+
+  private toMove(state: TableStatePayload): number | null {
+    const mover = state.view.to_move;
+    if (typeof mover === "number") return mover;
+    if (Array.isArray(mover) && mover.length === 1) return mover[0] as number;
+    return null;
+  }
+
+  private drawStatus(interactive: boolean): void {
+    const state = this.state!;
+    const parts: string[] = [GAME_TITLES[state.game] ?? state.game];
+    if (state.mode === "wartesaal") parts.push(state.rated ? `${tt("rated")}${state.stake ? ` · ${tt("stake")} ${state.stake}` : ""}` : tt("friendly"));
+    else parts.push(state.mode === "computer" ? tt("againstComputer") : tt("sameDevice"));
+    let line: string;
+    const mover = this.toMove(state);
+    if (state.status !== "running") line = this.resultLine();
+    else if (state.you === null) line = tt("spectator");
+    else if (interactive || state.mode === "same_device") line = tt("yourTurn");
+    else if (state.mode === "computer" && mover !== null && mover !== state.you) line = tt("computerThinks");
+    else line = tt("theirTurn");
+    this.status.replaceChildren(el("strong", {}, parts.join(" · ")), el("br"), line);
+  }
+
+  private resultLine(): string {
+    const state = this.state!;
+    const result = state.result;
+    if (state.status === "aborted" || !result) return tt("aborted");
+    const reason = lang() === "en" ? result.en : result.de;
+    let head: string;
+    if (result.winner === null) head = tt("drawn");
+    else if (state.you !== null && state.mode !== "same_device") head = result.winner === state.you ? tt("won") : tt("lost");
+    else head = `${colourName(state.game, result.winner)} ${tt("wins")}.`;
+    const score = Array.isArray(result.score) ? ` (${(result.score as number[]).join(" : ")})` : "";
+    return `${head} ${reason}${score}`;
+  }
+
+  private drawOffers(): void {
+    const state = this.state!;
+    this.offers.replaceChildren();
+    if (state.status !== "running" || state.you === null) return;
+    const other = 1 - state.you;
+    for (const kind of ["draw", "takeback"] as const) {
+      const by = state.offers[kind];
+      if (by === null) continue;
+      if (by === state.you) {
+        this.offers.append(el("p", { class: "offer mine" }, tt(kind === "draw" ? "drawOffered" : "takebackOffered")));
+      } else if (by === other) {
+        const accept = el("button", { type: "button", class: "primary", "data-testid": `${kind}-accept` }, tt("accept"));
+        const decline = el("button", { type: "button", "data-testid": `${kind}-decline` }, tt("decline"));
+        const event = kind === "draw" ? "table:draw" : "table:takeback";
+        accept.addEventListener("click", () => this.emit(event, "accept"));
+        decline.addEventListener("click", () => this.emit(event, "decline"));
+        this.offers.append(el("div", { class: "offer theirs" }, el("p", {}, tt(kind === "draw" ? "drawOfferedToYou" : "takebackOfferedToYou")), accept, decline));
+      }
+    }
+  }
+
+  private drawControls(): void {
+    const state = this.state!;
+    this.controls.replaceChildren();
+    if (state.status !== "running" || state.you === null) return;
+    const resign = el("button", { type: "button", class: this.resignArmed ? "danger" : "", "data-testid": "resign" }, tt(this.resignArmed ? "resignConfirm" : "resign"));
+    resign.addEventListener("click", () => {
+      // Two clicks: a stray tap must not end the game.
+      if (this.resignArmed) this.emit("table:resign");
+      this.resignArmed = !this.resignArmed;
+      this.drawControls();
+    });
+    this.controls.append(resign);
+    if (state.mode === "wartesaal") {
+      const draw = el("button", { type: "button", "data-testid": "draw-offer", disabled: state.offers.draw !== null }, tt("draw"));
+      draw.addEventListener("click", () => this.emit("table:draw", "offer"));
+      this.controls.append(draw);
+      if (!state.rated) {
+        const takeback = el("button", { type: "button", "data-testid": "takeback-offer", disabled: state.offers.takeback !== null || state.moves.length === 0 }, tt("takeback"));
+        takeback.addEventListener("click", () => this.emit("table:takeback", "offer"));
+        this.controls.append(takeback);
+      }
+    } else {
+      const undo = el("button", { type: "button", "data-testid": "undo", disabled: state.moves.length === 0 }, tt("undo"));
+      undo.addEventListener("click", () => this.emit("table:undo"));
+      this.controls.append(undo);
+    }
+  }
+
+  private drawResult(): void {
+    const state = this.state;
+    if (!state) return;
+    this.resultPanel.hidden = false;
+    const actions = el("div", { class: "actions" });
+    if (state.mode === "wartesaal" && state.you !== null) {
+      const rematch = el("button", { type: "button", class: "primary", "data-testid": "rematch" }, tt("rematch"));
+      rematch.addEventListener("click", async () => {
+        rematch.disabled = true;
+        const problem = await requestRematch(this.gameId);
+        if (problem) {
+          this.showNotice(problem);
+          rematch.disabled = false;
+        } else {
+          location.hash = "#/";
+        }
+      });
+      actions.append(rematch);
+    }
+    if (state.mode !== "wartesaal") {
+      const again = el("a", { class: "button primary", href: state.mode === "computer" ? "#/computer" : "#/zuzweit", "data-testid": "play-again" }, state.mode === "computer" ? tt("againstComputer") : tt("sameDevice"));
+      actions.append(again);
+    }
+    if (state.status === "finished") actions.append(el("a", { class: "button", href: `#/nachspielen/${this.gameId}`, "data-testid": "to-replay" }, tt("replay")));
+    actions.append(el("a", { class: "button", href: "#/" }, tt("toWartesaal")));
+    this.resultPanel.replaceChildren(el("p", { class: "result-line", "data-testid": "result-line" }, this.resultLine()), actions);
+  }
+}
