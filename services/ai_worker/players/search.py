@@ -21,9 +21,11 @@ reviews).
 
 from __future__ import annotations
 
+import gc
 import random
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 INF = float("inf")
@@ -52,6 +54,21 @@ class SearchRules(Protocol):
 
     def children(self, pos: Any) -> list[tuple[int, Any, float]]:
         """``(move, child position, ordering hint)`` for every legal move (pass included)."""
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector during a search: the TT fills with hundreds of
+    thousands of tuples, and a full collection over them can take tens of milliseconds
+    at an unlucky moment — longer than the deadline allows.  Nothing a search builds is
+    cyclic, so reference counting frees it all the same."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def static_value(rules: SearchRules, pos: Any, ply: int = 1) -> float:
@@ -141,6 +158,10 @@ class AlphaBeta:
         """Iterative deepening up to ``max_depth``; the best move of the deepest finished
         depth (or of an unfinished one, once its first move — the previous best — is done
         and another move beat it).  ``(None, 0)`` if not even depth 1 started."""
+        with collector_paused():
+            return self._best_move(pos, max_depth)
+
+    def _best_move(self, pos: Any, max_depth: int) -> tuple[int | None, float]:
         children = self.root_children(pos)
         if len(children) == 1:
             return children[0][0], 0.0
@@ -180,6 +201,10 @@ class AlphaBeta:
         Depths 1, 2, 4, 6 …: a value that ends after the mover's own move is optimistic
         in both games (the reply may take it all back), so beyond depth 1 only depths
         that end with the opponent's reply are compared — reviews subtract these values."""
+        with collector_paused():
+            return self._root_values(pos, max_depth)
+
+    def _root_values(self, pos: Any, max_depth: int) -> list[tuple[int, float]]:
         children = self.root_children(pos)
         finished = [(move, -static_value(self.rules, child, 1)) for move, child, _ in children]
         finished.sort(key=lambda mv: -mv[1])
