@@ -33,8 +33,13 @@ MAX_PLIES = 400
 ADJUDICATION_MARGIN = 3.0
 
 
-def play_game(strengths: tuple[str, str], budget_s: float, seed: int, max_plies: int = MAX_PLIES) -> dict[str, Any]:
-    """One game, seat 0 playing ``strengths[0]``; returns winner (None = draw) and stats."""
+def play_game(
+    strengths: tuple[str, str], budget_s: float, seed: int, max_plies: int = MAX_PLIES, samples: int | None = None
+) -> dict[str, Any]:
+    """One game, seat 0 playing ``strengths[0]``; returns winner (None = draw) and stats.
+    With ``samples`` Stark searches that many sampled positions a move instead of
+    watching the clock (``budget_s`` is then only a safety limit): the same game on
+    any machine."""
     rng = random.Random(seed)
     state = GAME.new_game({}, seed)
     for seat in (0, 1):
@@ -47,7 +52,7 @@ def play_game(strengths: tuple[str, str], budget_s: float, seed: int, max_plies:
         seat = GAME.to_move(state)[0]
         view = GAME.view(state, seat)
         started = time.monotonic()
-        text = player.choose_move(view, strengths[seat], started + budget_s, rng)
+        text = player.choose_move(view, strengths[seat], started + budget_s, rng, max_samples=samples)
         if strengths[seat] == "stark":
             times.append(time.monotonic() - started)
         state = GAME.apply(state, text, seat)

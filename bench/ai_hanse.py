@@ -26,9 +26,16 @@ GAME = get_game("hanse")
 
 
 def play_match(
-    strengths: tuple[str, str], budget_s: float, seed: int, seals_to_win: int = 2, first: int = 0
+    strengths: tuple[str, str],
+    budget_s: float,
+    seed: int,
+    seals_to_win: int = 2,
+    first: int = 0,
+    samples: int | None = None,
 ) -> dict[str, Any]:
-    """One match, seat 0 playing ``strengths[0]``; returns the winner and Stark's times."""
+    """One match, seat 0 playing ``strengths[0]``; returns the winner and Stark's times.
+    With ``samples`` Stark searches that many deals a move instead of watching the
+    clock (``budget_s`` is then only a safety limit): the same match on any machine."""
     rng = random.Random(seed)
     state = GAME.new_game({"first": first, "seals_to_win": seals_to_win}, seed)
     times: list[float] = []
@@ -37,7 +44,8 @@ def play_match(
         seat = state.turn  # in the pause: the seat that begins next says "weiter"
         view = GAME.view(state, seat)
         started = time.monotonic()
-        text = player.choose_move(view, strengths[seat], started + budget_s, rng)
+        stark_samples = samples if strengths[seat] == "stark" else None
+        text = player.choose_move(view, strengths[seat], started + budget_s, rng, max_samples=stark_samples)
         if strengths[seat] == "stark":
             times.append(time.monotonic() - started)
         state = GAME.apply(state, text, seat)

@@ -17,9 +17,10 @@ from shared.games.general.setups import computer_setups
 
 GAME = get_game("general")
 STRENGTHS = ("leicht", "mittel", "stark")
-# Allowed lateness beyond the deadline on a loaded 2-core machine (the search checks
-# the clock about every millisecond; the rest is one view parse and one sample build).
-SLACK = 0.08
+# Allowed lateness beyond the deadline: the search checks the clock about every
+# millisecond, but on a shared 2-core machine (load 6+) the process itself waits for
+# the CPU that long.
+SLACK = 0.15
 
 
 def _started(seed: int, rng: random.Random):
@@ -64,6 +65,8 @@ def test_setup_is_a_computer_setup_then_fertig() -> None:
         mirrored.add(is_mirrored)
         state = GAME.apply(state, first, 1)
         assert player.choose_move(GAME.view(state, 1), "stark", time.monotonic() + 1, rng) == "fertig"
+        # a hint during the setup names the setup move, valued 0
+        assert player.analyse(GAME.view(state, 1), time.monotonic() + 1, rng, limit=1) == [("fertig", 0.0)]
     assert len(names) > 3 and mirrored == {True, False}
 
 
@@ -136,6 +139,16 @@ def test_stark_moves_a_threatened_piece_away() -> None:
     assert text.startswith("e5-") and text != "e5-e6"
 
 
+def test_review_values_come_from_the_same_samples() -> None:
+    # As the review task calls them (analyse, then value_of with less time): the
+    # played move's value is the one analyse computed from the same samples.
+    state = _random_positions(3, seed=8)[-1]
+    view = GAME.view(state, state.to_move)
+    ranked = player.analyse(view, time.monotonic() + 0.3, random.Random(1), limit=100)
+    for text, value in (ranked[0], ranked[-1]):
+        assert player.value_of(view, text, time.monotonic() + 0.05, random.Random(9)) == value
+
+
 def _hidden_twin_states():
     """Two play states that differ only in the ranks of two unmoved Blue pieces."""
     setup = "aufstellung Blitzkrieg"
@@ -191,14 +204,15 @@ def test_plays_from_a_plain_json_view() -> None:
 
 
 def test_stark_beats_leicht() -> None:
-    # 30 ms a move, games cut at 300 plies and judged by material (bench.ai_general):
-    # Stark must not lose one and score at least 75 %.
+    # Stark at 4 sampled positions a move (a fixed budget: the same games on any
+    # machine, however loaded), games cut at 300 plies and judged by material
+    # (bench.ai_general): Stark must not lose one and score at least 75 %.
     score = 0.0
     losses = 0
     games = 6
     for game in range(games):
         strengths = ("stark", "leicht") if game % 2 == 0 else ("leicht", "stark")
-        result = play_game(strengths, 0.03, 500 + game, max_plies=300)
+        result = play_game(strengths, 5.0, 500 + game, max_plies=300, samples=4)
         if result["winner"] is None:
             score += 0.5
         elif strengths[result["winner"]] == "stark":

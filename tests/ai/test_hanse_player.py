@@ -17,7 +17,9 @@ from shared.games.hanse.state import PAUSE, PLAY, new_match
 
 GAME = get_game("hanse")
 STRENGTHS = ("leicht", "mittel", "stark")
-SLACK = 0.08  # lateness allowed on a loaded 2-core machine
+# Lateness allowed: the search checks the clock every few hundred microseconds, but on a
+# shared 2-core machine (load 6+) the process itself waits for the CPU that long.
+SLACK = 0.15
 
 
 def _seat_to_act(state) -> int:
@@ -69,9 +71,11 @@ def test_deadline_already_passed_gives_a_legal_move_at_once() -> None:
         assert text in {m["text"] for m in view["legal_moves"]}
 
 
-def _planted(hand0: tuple[int, ...], hand1: tuple[int, ...], market: tuple[int, ...], seed: int = 4):
-    """A round-1 state with the given hands and market, seat 0 to move; the rest of the
-    55 cards shuffled into the deck."""
+def _planted(
+    hand0: tuple[int, ...], hand1: tuple[int, ...], market: tuple[int, ...], known1: tuple[int, ...], seed: int = 4
+):
+    """A round-1 state with the given hands, market and seat 1's gemerkte Karten, seat 0
+    to move; the rest of the 55 cards shuffled into the deck."""
     state = new_match(0, 2, seed)
     left = [CARD_COUNTS[k] - hand0[k] - hand1[k] - market[k] for k in range(KINDS)]
     assert min(left) >= 0 and sum(market) == 5
@@ -80,16 +84,18 @@ def _planted(hand0: tuple[int, ...], hand1: tuple[int, ...], market: tuple[int, 
     planted = state.copy()
     planted.market = market
     planted.hands = (hand0, hand1)
-    planted.known = ((0,) * GOODS, (0,) * GOODS)
+    planted.known = ((0,) * GOODS, known1)
     planted.deck = tuple(deck)
     planted.turn = 0
     return planted
 
 
 def test_stark_sells_the_big_set_and_analyse_ranks_a_small_sale_low() -> None:
-    # Five Tuch in hand: selling all five takes 5+3+3+2+2 Zinn and a Ratsmarke of 8–10;
-    # selling one throws that away (the opponent would take the top Zinnmarken).
-    state = _planted((0, 0, 0, 5, 1, 0, 0), (1, 1, 1, 0, 0, 2, 0), (0, 0, 0, 0, 0, 2, 3))
+    # Five Tuch in hand; the opponent holds the other three (seen taken: gemerkt) and
+    # nothing else.  Selling all five now takes 5+3+3+2+2 Zinn and a Ratsmarke of 8–10;
+    # anything else lets the opponent sell its three first and take the top Zinnmarken
+    # (selling one Tuch is the worst of it).
+    state = _planted((0, 0, 0, 5, 1, 0, 0), (0, 0, 0, 3, 0, 0, 0), (0, 0, 0, 0, 0, 2, 3), (0, 0, 0, 3, 0, 0))
     view = GAME.view(state, 0)
     assert player.choose_move(view, "stark", time.monotonic() + 0.5, random.Random(1)) == "verkauf 5 Tuch"
     assert player.choose_move(view, "mittel", time.monotonic() + 0.5, random.Random(1)) == "verkauf 5 Tuch"
@@ -101,11 +107,32 @@ def test_stark_sells_the_big_set_and_analyse_ranks_a_small_sale_low() -> None:
     assert player.value_of(view, "sell 5 cloth", time.monotonic() + 10, random.Random(2), max_samples=6) == ranked[0][1]
 
 
+def test_review_values_come_from_the_same_samples() -> None:
+    # As the review task calls them: analyse with most of the time, then value_of of a
+    # move analyse did not list, with a quarter of it, and of the best move.
+    state = _random_positions(12, seed=21)[-1]
+    view = GAME.view(state, _seat_to_act(state))
+    if view["phase"] != "spiel":
+        state = _random_positions(13, seed=21)[-1]
+        view = GAME.view(state, _seat_to_act(state))
+    ranked = player.analyse(view, time.monotonic() + 0.3, random.Random(1))
+    best, best_value = ranked[0]
+    assert player.value_of(view, best, time.monotonic() + 0.1, random.Random(2)) == best_value
+    listed = {text for text, _v in ranked}
+    other = next(m["text"] for m in view["legal_moves"] if m["text"] not in listed)
+    started = time.monotonic()
+    value = player.value_of(view, other, started + 0.1, random.Random(3))
+    assert time.monotonic() - started < 0.1 + SLACK
+    assert isinstance(value, float)
+
+
 def test_pause_answers_weiter() -> None:
     state = next(s for s in _random_positions(80, seed=5) if s.phase == PAUSE)
     for seat in (0, 1):
         view = GAME.view(state, seat)
         assert player.choose_move(view, "stark", time.monotonic() + 0.05, random.Random(1)) == "weiter"
+        # a hint in the pause names the one move
+        assert player.analyse(view, time.monotonic() + 0.05, random.Random(1), limit=1) == [("weiter", 0.0)]
 
 
 def _hidden_twin_states():
@@ -159,12 +186,13 @@ def test_plays_from_a_plain_json_view() -> None:
 
 
 def test_stark_beats_leicht() -> None:
-    # Single-round matches (one seal wins) at 50 ms a move, first player alternating.
+    # Single-round matches (one seal wins), first player alternating; Stark searches 4
+    # deals a move (a fixed budget: the same matches on any machine, however loaded).
     wins = 0
     matches = 8
     for match in range(matches):
         strengths = ("stark", "leicht") if match % 2 == 0 else ("leicht", "stark")
-        result = play_match(strengths, 0.05, 700 + match, seals_to_win=1, first=match % 2)
+        result = play_match(strengths, 5.0, 700 + match, seals_to_win=1, first=match % 2, samples=4)
         if strengths[result["winner"]] == "stark":
             wins += 1
     assert wins >= 6

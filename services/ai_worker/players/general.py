@@ -18,8 +18,11 @@ Fahne ±100), averaged over the sampled positions.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import time
+from collections import OrderedDict
 from typing import Any
 
 from services.ai_worker.players.general_belief import Belief, read_belief
@@ -162,24 +165,50 @@ def choose_move(
     return by_int[max(moves, key=values.get)]
 
 
-def _all_values(view: dict[str, Any], deadline: float, rng: random.Random, max_samples: int | None) -> dict[str, float]:
+def view_seed(view: dict[str, Any]) -> int:
+    """A seed from the view's content: the analysis samples from it, so that
+    ``analyse`` and a later ``value_of`` on the same view search the same positions
+    (a review compares their values) and a redelivered task repeats itself."""
+    digest = hashlib.sha256(json.dumps(view, sort_keys=True, default=str).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+# The last few analyses by view seed: a review asks analyse() and then value_of() on the
+# same view, and the played move's value must come from the very same samples.
+_MEMO: OrderedDict[tuple[int, int | None], dict[str, float]] = OrderedDict()
+_MEMO_SIZE = 8
+
+
+def _all_values(view: dict[str, Any], deadline: float, max_samples: int | None) -> dict[str, float]:
     texts = _legal_texts(view)
-    if not texts or view["phase"] != "play":
+    if not texts:
         return {}
+    if view["phase"] != "play":
+        return {_setup_move(view, random.Random(view_seed(view))): 0.0}
+    key = (view_seed(view), max_samples)
+    if key in _MEMO:
+        return _MEMO[key]
     belief = read_belief(view)
     moves = [_move_int(t) for t in texts]
-    values, _samples, _nodes = pimc(belief, moves, _template(view), deadline, rng, max_samples)
+    values, samples, _nodes = pimc(belief, moves, _template(view), deadline, random.Random(key[0]), max_samples)
     if not values:
         # Out of time before one sample finished: the one-move judgement, same unit.
         values = _heuristic_scores(belief, moves)
-    return {text: values[move] for move, text in zip(moves, texts, strict=True)}
+    result = {text: values[move] for move, text in zip(moves, texts, strict=True)}
+    if samples:
+        _MEMO[key] = result
+        while len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    return result
 
 
 def analyse(
     view: dict[str, Any], deadline: float, rng: random.Random, limit: int = 5, max_samples: int | None = None
 ) -> list[tuple[str, float]]:
-    """Stark's values of the legal moves, best first (at most ``limit``)."""
-    values = _all_values(view, deadline, rng, max_samples)
+    """Stark's values of the legal moves, best first (at most ``limit``); in the setup
+    the setup move it would make, valued 0.  The samples come from :func:`view_seed`,
+    not from ``rng``."""
+    values = _all_values(view, deadline, max_samples)
     ranked = sorted(values.items(), key=lambda item: -item[1])
     return [(text, round(value, 3)) for text, value in ranked[:limit]]
 
@@ -187,11 +216,11 @@ def analyse(
 def value_of(
     view: dict[str, Any], move_text: str, deadline: float, rng: random.Random, max_samples: int | None = None
 ) -> float:
-    """Stark's value of one legal move, comparable with :func:`analyse` under the same
-    rng seed and sample count (the same sampled positions are searched)."""
+    """Stark's value of one legal move, from the same samples as :func:`analyse` on
+    the same view (all legal moves are valued at once, so this is a lookup after it)."""
     if view["phase"] != "play":
         return 0.0  # setup moves are not weighed
-    values = _all_values(view, deadline, rng, max_samples)
+    values = _all_values(view, deadline, max_samples)
     key = move_text.split("(")[0].strip().replace("x", "-")
     if key not in values:
         raise ValueError(f"not a legal move here: {move_text!r}")

@@ -17,8 +17,11 @@ and never on the real state.  Values are in points (:mod:`.hanse_eval`).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import time
+from collections import OrderedDict
 from typing import Any
 
 from services.ai_worker.players.hanse_eval import evaluate
@@ -54,7 +57,7 @@ def _greedy(state: State, seat: int, deadline: float) -> tuple[int, float]:
     mover = state.turn
     best_move, best = -1, 0.0
     for i, move in enumerate(moves):
-        if i & 15 == 15 and time.monotonic() >= deadline:
+        if i & 7 == 7 and time.monotonic() >= deadline:
             raise _OutOfTime
         value = evaluate(fast_apply(state, move), seat)
         if best_move < 0 or (value > best if mover == seat else value < best):
@@ -67,7 +70,7 @@ def _greedy(state: State, seat: int, deadline: float) -> tuple[int, float]:
 def _one_ply(state: State, me: int, deadline: float) -> dict[int, float]:
     values = {}
     for i, move in enumerate(fast_moves(state)):
-        if i & 15 == 15 and time.monotonic() >= deadline:
+        if i & 7 == 7 and time.monotonic() >= deadline:
             raise _OutOfTime
         values[move] = evaluate(fast_apply(state, move), me)
     return values
@@ -100,8 +103,9 @@ def _searched_values(
     own_next: bool,
     max_samples: int | None,
     extra: tuple[int, ...] = (),
-) -> dict[int, float]:
-    """Mean value of the most promising moves (plus ``extra``) over the samples."""
+) -> tuple[dict[int, float], int]:
+    """Mean value of the most promising moves (plus ``extra``) over the samples, and
+    how many samples finished (a sample cut off by the deadline is dropped whole)."""
     me = view["seat"]
     totals: dict[int, float] = {}
     done = 0
@@ -110,18 +114,25 @@ def _searched_values(
             break
         state = state_from_view(view, rng)
         try:
-            first = _one_ply(state, me, deadline)
             if not totals:
+                # The candidates come from the first sample's one-ply values.
+                first = _one_ply(state, me, deadline) if candidates else {}
                 totals = dict.fromkeys(list(dict.fromkeys(_top(first, candidates) + list(extra))), 0.0)
-            sample = {move: _after_reply(state, move, me, deadline, own_next) for move in totals}
+                if not totals:
+                    return {}, 0
+            sample = {}
+            for move in totals:
+                if time.monotonic() >= deadline:
+                    raise _OutOfTime
+                sample[move] = _after_reply(state, move, me, deadline, own_next)
         except _OutOfTime:
             break
         for move, value in sample.items():
             totals[move] += value
         done += 1
     if done == 0:
-        return {}
-    return {move: total / done for move, total in totals.items()}
+        return {}, 0
+    return {move: total / done for move, total in totals.items()}, done
 
 
 def _from_int(view: dict[str, Any], texts: list[str]) -> dict[int, str]:
@@ -159,31 +170,69 @@ def choose_move(
         return format_move(max(noisy, key=noisy.get))
     if strength == "mittel":
         samples = MITTEL_SAMPLES if max_samples is None else max_samples
-        values = _searched_values(view, deadline, rng, MITTEL_CANDIDATES, False, samples)
+        values, _done = _searched_values(view, deadline, rng, MITTEL_CANDIDATES, False, samples)
     else:
-        values = _searched_values(view, deadline, rng, STARK_CANDIDATES, True, max_samples)
+        values, _done = _searched_values(view, deadline, rng, STARK_CANDIDATES, True, max_samples)
     if not values:
         return texts[0]
     return format_move(max(values, key=values.get))
 
 
+def view_seed(view: dict[str, Any]) -> int:
+    """A seed from the view's content: the analysis samples from it, so that
+    ``analyse`` and a later ``value_of`` on the same view search the same deals
+    (a review compares their values) and a redelivered task repeats itself."""
+    digest = hashlib.sha256(json.dumps(view, sort_keys=True, default=str).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+# The last few analyses by view seed: (values by move text, samples searched).  A review
+# asks analyse() and then value_of() on the same view; the played move is then searched
+# over exactly the same samples as the candidates it is compared with.
+_MEMO: OrderedDict[tuple[int, int | None], tuple[dict[str, float], int]] = OrderedDict()
+_MEMO_SIZE = 8
+
+
 def _analysis(
-    view: dict[str, Any], deadline: float, rng: random.Random, extra_text: str | None, max_samples: int | None
+    view: dict[str, Any], deadline: float, extra_text: str | None, max_samples: int | None
 ) -> dict[str, float]:
     texts = _legal_texts(view)
-    if not texts or view["phase"] != "spiel":
+    if not texts:
         return {}
+    if view["phase"] != "spiel":
+        return {texts[0]: 0.0}  # the pause: "weiter", nothing to weigh
+    seed = view_seed(view)
+    key = (seed, max_samples)
+    memo = _MEMO.get(key)
+    if memo is not None and (extra_text is None or extra_text in memo[0]):
+        return memo[0]
     by_int = _from_int(view, texts)
     extra = tuple(m for m, t in by_int.items() if t == extra_text)
-    values = _searched_values(view, deadline, rng, STARK_CANDIDATES, True, max_samples, extra)
-    return {by_int[m]: v for m, v in values.items() if m in by_int}
+    # After an analyse: only the extra move, over the same number of samples (cheap
+    # enough to finish in a review's smaller share of the time).
+    samples = max_samples if memo is None else memo[1]
+    candidates = STARK_CANDIDATES if memo is None else 0
+    values, done = _searched_values(view, deadline, random.Random(seed), candidates, True, samples, extra)
+    if not done:
+        # Out of time before one sample finished: the one-ply judgement, same unit.
+        state = state_from_view(view, random.Random(seed))
+        values = _one_ply(state, view["seat"], float("inf"))
+        return {by_int[m]: v for m, v in values.items() if m in by_int}
+    result = {by_int[m]: v for m, v in values.items() if m in by_int}
+    if memo is not None:
+        return {**memo[0], **result}
+    _MEMO[key] = (result, done)
+    while len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+    return result
 
 
 def analyse(
     view: dict[str, Any], deadline: float, rng: random.Random, limit: int = 5, max_samples: int | None = None
 ) -> list[tuple[str, float]]:
-    """Stark's values (points) of its most promising moves, best first."""
-    values = _analysis(view, deadline, rng, None, max_samples)
+    """Stark's values (points) of its most promising moves, best first; in the pause
+    ``[("weiter", 0.0)]``.  The samples come from :func:`view_seed`, not from ``rng``."""
+    values = _analysis(view, deadline, None, max_samples)
     ranked = sorted(values.items(), key=lambda item: -item[1])
     return [(text, round(value, 3)) for text, value in ranked[:limit]]
 
@@ -192,15 +241,15 @@ def value_of(
     view: dict[str, Any], move_text: str, deadline: float, rng: random.Random, max_samples: int | None = None
 ) -> float:
     """Stark's value (points) of one legal move, searched like :func:`analyse`'s
-    candidates; under the same rng seed and sample count the same samples are used,
-    so ``analyse()[0][1] - value_of(played)`` is the value given up."""
+    candidates over the same samples (after an ``analyse`` of the same view: the same
+    number of them), so ``analyse()[0][1] - value_of(played)`` is the value given up."""
     if view["phase"] != "spiel":
         return 0.0  # the pause has one move: nothing to weigh
     texts = _legal_texts(view)
     wanted = move_text
     if move_text not in texts:  # any spelling the notation accepts, e.g. "take gold"
         wanted = format_move(to_move_int(state_from_view(view, random.Random(0)), move_text, view["seat"]))
-    values = _analysis(view, deadline, rng, wanted, max_samples)
+    values = _analysis(view, deadline, wanted, max_samples)
     if wanted not in values:
         raise ValueError(f"not a legal move here: {move_text!r}")
     return round(values[wanted], 3)

@@ -1,8 +1,9 @@
 """Battlehanse position value for one seat, in points (Zinn-/Ratsmarken, Stallmarke).
 
 On a state where the round is still running: the points already won, plus a share of
-what the goods in hand would fetch if sold now (the next Zinnmarken of that pile and,
-from three cards on, the mean Ratsmarke 2/5/9), plus the Stallmarke as it stands,
+what the goods in hand would fetch if sold now (the next Zinnmarken of that pile —
+shared fairly when the opponent holds the same good — and, from three cards on, the
+mean Ratsmarke 2/5/9), plus the Stallmarke as it stands,
 minus the same for the opponent; a full hand (limit 7) costs a little because it
 blocks taking.  The share falls as the deck runs down: at the round's end unsold
 cards are worth nothing.
@@ -28,8 +29,13 @@ FULL_HAND_COST = 1.0
 
 
 def hand_value(state: State, seat: int) -> float:
-    """What the goods in ``seat``'s hand would fetch if each kind were sold at once."""
+    """What the goods in ``seat``'s hand would fetch if each kind were sold at once.
+
+    A kind the opponent holds too is a race for the top Zinnmarken: it is valued as
+    the mean of selling first and selling after the opponent sold its cards, so a sale
+    that wins the race is worth more now than later."""
     hand = state.hands[seat]
+    rival = state.hands[1 - seat]
     total = 0.0
     for k in range(GOODS):
         n = hand[k]
@@ -37,7 +43,11 @@ def hand_value(state: State, seat: int) -> float:
             continue
         left = state.zinn_left[k]
         start = len(ZINN[k]) - left
-        total += sum(ZINN[k][start : start + min(n, left)])
+        first = sum(ZINN[k][start : start + min(n, left)])
+        if rival[k]:
+            after = start + min(rival[k], left)
+            first = 0.5 * (first + sum(ZINN[k][after : after + min(n, len(ZINN[k]) - after)]))
+        total += first
         size = rats_size(n)
         if size >= 0 and state.rats_piles[size]:
             total += RATS_MEAN[size]
