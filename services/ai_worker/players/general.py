@@ -26,12 +26,13 @@ from collections import OrderedDict
 from typing import Any
 
 from services.ai_worker.players.general_belief import Belief, read_belief
-from services.ai_worker.players.general_search import VALUE, pimc
+from services.ai_worker.players.general_search import VALUE, WIN, pimc
 from shared.games.general import state as general_state
 from shared.games.general.board import NEIGHBOURS, parse_square
 from shared.games.general.pieces import (
     ATTACKER_WINS,
     BOTH_LOSE,
+    FLAG,
     MARSHAL,
     MOVABLE_MAX,
     SCOUT,
@@ -74,7 +75,7 @@ def _attack_value(belief: Belief, attacker_rank: int, target_square: int) -> flo
     for rank, p in belief.marginals(piece).items():
         result = fight(attacker_rank, rank)
         if result == ATTACKER_WINS:
-            expected += p * (VALUE[rank] if rank != 12 else 100.0)
+            expected += p * (WIN if rank == FLAG else VALUE[rank])
         elif result == BOTH_LOSE:
             expected += p * (VALUE[rank] - VALUE[attacker_rank])
         else:
@@ -82,14 +83,14 @@ def _attack_value(belief: Belief, attacker_rank: int, target_square: int) -> flo
     return expected
 
 
-def _threat(belief: Belief, square: int, my_rank: int, exclude: int = -1) -> float:
+def _threat(belief: Belief, square: int, my_rank: int) -> float:
     """How much ``my_rank`` standing on ``square`` risks from adjacent enemies whose
     rank is known (revealed) and beats it; unknown moved neighbours count a little."""
     risk = 0.0
     enemy_at = {p.square: p for p in belief.enemies}
     for neighbour in NEIGHBOURS[square]:
         piece = enemy_at.get(neighbour)
-        if piece is None or neighbour == exclude:
+        if piece is None:
             continue
         if piece.rank is not None:
             if piece.rank <= MOVABLE_MAX and fight(piece.rank, my_rank) == ATTACKER_WINS:
