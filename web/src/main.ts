@@ -6,13 +6,17 @@ import { credentialsForm, entryView } from "./entry";
 import { label, lang, onLangChange, setLang, t } from "./i18n";
 import { LANGUAGES, type User } from "./protocol";
 import { Wartesaal } from "./wartesaal";
+import { closeGameSocket } from "./table/game_socket";
+import { pageFor, type Page, tableNav } from "./table/routes";
 
 const app = document.getElementById("app")!;
 const account = el("div", { class: "account", "data-testid": "account" });
+const pagesNav = tableNav();
 const header = el(
   "header",
   {},
   label(el("h1"), "title"),
+  pagesNav,
   account,
   el("nav", { class: "languages" }, ...LANGUAGES.map(languageButton)),
 );
@@ -22,8 +26,22 @@ app.append(header, view, dialog);
 
 let wartesaal: Wartesaal | null = null;
 let currentUser: User | null = null;
+let page: Page | null = null; // a table page (#/partie/…, #/live …) in place of the Wartesaal
 // Numbers are formatted per language: redraw the account line on a switch.
-onLangChange(() => showAccount(currentUser));
+onLangChange(() => {
+  showAccount(currentUser);
+  pagesNav.redraw();
+});
+window.addEventListener("hashchange", () => route());
+
+/** Show the page the hash names, or the Wartesaal (the Wartesaal socket stays open meanwhile). */
+function route(): void {
+  page?.close();
+  page = currentUser ? pageFor(location.hash, currentUser) : null;
+  pagesNav.hidden = !currentUser;
+  if (page) view.replaceChildren(page.root);
+  else if (wartesaal) view.replaceChildren(wartesaal.root);
+}
 
 function languageButton(code: (typeof LANGUAGES)[number]): HTMLButtonElement {
   const button = el("button", { type: "button", "data-lang": code, "aria-pressed": String(code === lang()) }, code.toUpperCase());
@@ -64,12 +82,15 @@ function signedIn(user: User): void {
   wartesaal = new Wartesaal(user, showAccount, signedOut);
   showAccount(user);
   view.replaceChildren(wartesaal.root);
+  route();
 }
 
 function signedOut(): void {
   wartesaal?.close();
   wartesaal = null;
+  closeGameSocket();
   showAccount(null);
+  route();
   view.replaceChildren(entryView(signedIn));
 }
 

@@ -66,7 +66,7 @@ class HexagonBoard implements Board {
   private readonly rotor: SVGGElement; // turned by F
   private readonly cellLayer = svg("g");
   private readonly stoneLayer = svg("g");
-  private readonly markLayer = svg("g");
+  private readonly markLayer = svg("g", { class: "marks" });
   private readonly nameLayer = svg("g", { class: "cell-names" });
   private readonly strip = svg("rect", { class: "turn-strip", x: STRIP_X, y: -4.2 * ROOT3 * SIZE, width: 14, height: 8.4 * ROOT3 * SIZE, rx: 7 });
   private readonly passButton: HTMLButtonElement;

@@ -1,0 +1,174 @@
+// #/computer and #/zuzweit: start a table alone. Against the computer: strength, the
+// game's options, ⇄ colour (the computer begins when it takes the first colour), and your
+// record per strength from this device. Same device: the options and an optional chess clock.
+import { el } from "../dom";
+import { lang } from "../i18n";
+import type { ErrorPayload, TableClockSetting, TableStatePayload } from "../protocol";
+import { gameSocket } from "../table/game_socket";
+import { colourName, GAME_TITLES } from "../table/seat_names";
+import { tt } from "../table/texts";
+import { localRecord } from "./record_store";
+
+type Mode = "computer" | "same_device";
+type Strength = "leicht" | "mittel" | "stark";
+type Choice = { value: string; de: string; en: string };
+
+/** The options each game offers here, as the seeds name them (first entry = default). */
+const GAME_OPTIONS: Record<string, Array<{ key: string; label: "map" | "endRule" | "layout" | "winTarget" | "moveLimitOption"; choices: Choice[] }>> = {
+  hexagon: [
+    { key: "map", label: "map", choices: [
+      { value: "klassisch", de: "Klassisch", en: "Classic" },
+      { value: "dreiloch", de: "Dreiloch", en: "Three holes" },
+      { value: "krater", de: "Krater", en: "Crater" },
+      { value: "burggraben", de: "Burggraben", en: "Moat" },
+      { value: "saeulen", de: "Säulen", en: "Pillars" },
+      { value: "zufall", de: "Zufall", en: "Random" },
+    ] },
+    { key: "end_rule", label: "endRule", choices: [
+      { value: "auffuellen", de: "Auffüllen", en: "Fill up" },
+      { value: "aussetzen", de: "Aussetzen", en: "Pass" },
+    ] },
+  ],
+  bullet: [
+    { key: "layout", label: "layout", choices: [
+      { value: "standard", de: "Standard", en: "Standard" },
+      { value: "belgisch", de: "Belgisches Gänseblümchen", en: "Belgian Daisy" },
+      { value: "deutsch", de: "Deutsches Gänseblümchen", en: "German Daisy" },
+    ] },
+    { key: "win_target", label: "winTarget", choices: [
+      { value: "6", de: "6 Kugeln", en: "6 marbles" },
+      { value: "4", de: "4 Kugeln", en: "4 marbles" },
+    ] },
+    { key: "move_limit", label: "moveLimitOption", choices: [
+      { value: "", de: "aus", en: "off" },
+      { value: "100", de: "100 Züge", en: "100 moves" },
+    ] },
+  ],
+};
+
+const CLOCKS: Array<[string, TableClockSetting | null]> = [
+  ["ohne", null],
+  ["3+2", { base_ms: 180_000, inc_ms: 2_000 }],
+  ["5+3", { base_ms: 300_000, inc_ms: 3_000 }],
+  ["10+5", { base_ms: 600_000, inc_ms: 5_000 }],
+  ["15+10", { base_ms: 900_000, inc_ms: 10_000 }],
+];
+
+const STRENGTHS: Strength[] = ["leicht", "mittel", "stark"];
+
+function select(name: string, choices: Array<{ value: string; text: string }>, value: string): HTMLSelectElement {
+  const node = el("select", { name, "data-testid": `option-${name}` });
+  for (const choice of choices) node.append(el("option", { value: choice.value, selected: choice.value === value }, choice.text));
+  return node;
+}
+
+export class StartPanel {
+  readonly root = el("main", { class: "start-panel" });
+  private game = "hexagon";
+  private seat = 0;
+  private readonly problem = el("p", { class: "form-error", role: "alert", "data-testid": "start-error" });
+
+  constructor(private readonly mode: Mode) {
+    this.draw();
+  }
+
+  private draw(): void {
+    const form = el("form", { class: "card start-form", "data-testid": `start-${this.mode}` });
+    form.append(el("h2", {}, this.mode === "computer" ? tt("againstComputer") : tt("sameDevice")));
+    const games = el("div", { class: "game-choice", role: "radiogroup" });
+    for (const game of Object.keys(GAME_OPTIONS)) {
+      const button = el("button", { type: "button", "aria-pressed": String(game === this.game), "data-game": game, "data-testid": `game-${game}` }, GAME_TITLES[game]);
+      button.addEventListener("click", () => {
+        this.game = game;
+        this.draw();
+      });
+      games.append(button);
+    }
+    form.append(games);
+    const fields: Array<[string, HTMLSelectElement]> = [];
+    for (const option of GAME_OPTIONS[this.game]) {
+      const field = select(option.key, option.choices.map((c) => ({ value: c.value, text: lang() === "en" ? c.en : c.de })), option.choices[0].value);
+      fields.push([option.key, field]);
+      form.append(el("label", {}, el("span", {}, tt(option.label)), field));
+    }
+    let strength: HTMLSelectElement | null = null;
+    if (this.mode === "computer") {
+      strength = select("strength", STRENGTHS.map((s) => ({ value: s, text: tt(s) })), "mittel");
+      form.append(el("label", {}, el("span", {}, tt("strength")), strength));
+      const swap = el("button", { type: "button", "data-testid": "swap" }, tt("swapColours"));
+      swap.addEventListener("click", () => {
+        this.seat = 1 - this.seat;
+        this.draw();
+      });
+      form.append(el("p", { class: "colour-line", "data-testid": "your-colour" }, `${tt("youPlay")}: ${colourName(this.game, this.seat)} `, swap));
+      form.append(this.recordTable());
+    }
+    let clock: HTMLSelectElement | null = null;
+    if (this.mode === "same_device") {
+      clock = select("clock", CLOCKS.map(([name]) => ({ value: name, text: name === "ohne" ? tt("noClock") : name })), "ohne");
+      form.append(el("label", {}, el("span", {}, tt("clock")), clock));
+    }
+    const start = el("button", { type: "submit", class: "primary big", "data-testid": "start" }, tt("start"));
+    form.append(this.problem, start);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const options: Record<string, unknown> = {};
+      for (const [key, field] of fields) {
+        options[key] = key === "win_target" ? Number(field.value) : key === "move_limit" ? (field.value ? Number(field.value) : null) : field.value;
+      }
+      const chosenClock = clock ? CLOCKS.find(([name]) => name === clock!.value)?.[1] ?? null : null;
+      void this.start(start, options, (strength?.value as Strength | undefined) ?? null, chosenClock);
+    });
+    this.root.replaceChildren(form);
+  }
+
+  private recordTable(): HTMLElement {
+    const rows = STRENGTHS.map((s) => {
+      const record = localRecord(this.game, s);
+      return el("tr", { "data-testid": `record-${s}` }, el("th", {}, tt(s)), el("td", {}, String(record.win)), el("td", {}, String(record.draw)), el("td", {}, String(record.loss)));
+    });
+    return el("table", { class: "local-record" },
+      el("caption", {}, tt("balance")),
+      el("tr", {}, el("th"), el("th", {}, tt("winsShort")), el("th", {}, tt("drawsShort")), el("th", {}, tt("lossesShort"))),
+      ...rows);
+  }
+
+  private async start(button: HTMLButtonElement, options: Record<string, unknown>, strength: Strength | null, clock: TableClockSetting | null): Promise<void> {
+    button.disabled = true;
+    this.problem.textContent = "";
+    try {
+      const socket = await gameSocket();
+      // The answer is the new table's first table:state; its id is the new route.
+      const gameId = await new Promise<number>((resolve, reject) => {
+        const onState = (payload: TableStatePayload) => {
+          if (payload.mode !== this.mode || payload.moves.length > 1) return;
+          cleanup();
+          resolve(payload.game_id);
+        };
+        const onError = (error: ErrorPayload) => {
+          if (error.event !== "table:new_local") return;
+          cleanup();
+          reject(new Error(error.message));
+        };
+        const cleanup = () => {
+          socket.off("table:state", onState);
+          socket.off("error", onError);
+        };
+        socket.on("table:state", onState);
+        socket.on("error", onError);
+        socket.emit("table:new_local", {
+          game: this.game as "hexagon" | "bullet",
+          mode: this.mode,
+          options,
+          strength: this.mode === "computer" ? strength : null,
+          seat: this.mode === "computer" ? this.seat : null,
+          clock: this.mode === "same_device" ? clock : null,
+        });
+      });
+      location.hash = `#/partie/${gameId}`;
+    } catch (error) {
+      this.problem.textContent = error instanceof Error ? error.message : String(error);
+      button.disabled = false;
+    }
+  }
+}

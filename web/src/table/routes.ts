@@ -1,0 +1,57 @@
+// The table pages' routes (hash based, so links work for anyone and need no server routes):
+// #/partie/<id>, #/nachspielen/<id>, #/computer, #/zuzweit, #/live, #/meine-partien.
+import "./table.css";
+import { el } from "../dom";
+import { StartPanel } from "../local/start_panel";
+import { LivePage } from "../live/live_page";
+import { MyGamesPage } from "../mygames/my_games_page";
+import type { User } from "../protocol";
+import { ReplayPage } from "../replay/replay_page";
+import { TablePage } from "./table_page";
+import { tt, type TableTextKey } from "./texts";
+
+export interface Page {
+  readonly root: HTMLElement;
+  close(): void;
+}
+
+/** The page for ``hash``, or null for the Wartesaal itself. */
+export function pageFor(hash: string, user: User): Page | null {
+  const path = hash.replace(/^#\/?/, "");
+  const [name, arg] = path.split("/");
+  const id = Number(arg);
+  switch (name) {
+    case "partie":
+      return Number.isInteger(id) && id > 0 ? new TablePage(id) : null;
+    case "nachspielen":
+      return Number.isInteger(id) && id > 0 ? new ReplayPage(id) : null;
+    case "computer":
+      return { root: new StartPanel("computer").root, close: () => undefined };
+    case "zuzweit":
+      return { root: new StartPanel("same_device").root, close: () => undefined };
+    case "live":
+      return new LivePage();
+    case "meine-partien":
+      return new MyGamesPage(user);
+    default:
+      return null;
+  }
+}
+
+const LINKS: Array<[string, TableTextKey | null]> = [
+  ["#/", null],
+  ["#/computer", "againstComputer"],
+  ["#/zuzweit", "sameDevice"],
+  ["#/live", "live"],
+  ["#/meine-partien", "myGames"],
+];
+
+/** The navigation between the Wartesaal and the table pages (redrawn on a language switch). */
+export function tableNav(): HTMLElement & { redraw(): void } {
+  const nav = el("nav", { class: "pages", "data-testid": "pages" });
+  const draw = (): void => {
+    nav.replaceChildren(...LINKS.map(([href, key]) => el("a", { href, "data-testid": `nav-${href.slice(2) || "wartesaal"}` }, key ? tt(key) : "Wartesaal")));
+  };
+  draw();
+  return Object.assign(nav, { redraw: draw });
+}
