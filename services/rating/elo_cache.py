@@ -34,8 +34,12 @@ def refresh(pool: ConnectionPool, client: redis.Redis, since: dt.datetime,
     changed = {uid: elos for uid, elos in found.items() if pushed.get(uid) != elos}
     pushed.update(changed)
     if changed:
-        client.hset(presence.ELO_CACHE, mapping={uid: json.dumps(elos, separators=(",", ":"))
-                                                 for uid, elos in changed.items()})
+        with client.pipeline() as pipe:
+            pipe.hset(presence.ELO_CACHE, mapping={uid: json.dumps(elos, separators=(",", ":"))
+                                                   for uid, elos in changed.items()})
+            # A new list version, or pages would keep the snapshot they already hold (same version).
+            pipe.incr("presence:version")
+            pipe.execute()
     return len(changed), newest
 
 
