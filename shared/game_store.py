@@ -87,10 +87,12 @@ def _row(data: dict[str, Any]) -> GameRow:
 
 
 def _fetch(conn: psycopg.Connection, sql: str, params: tuple) -> list[dict[str, Any]]:
-    # Works whatever row factory the caller's connection uses.
+    # Works whatever row factory the caller's connection uses; fetch first, since in
+    # pipeline mode the description is known only once the results arrived.
     cur = conn.execute(sql, params)
+    rows = cur.fetchall()
     names = [col.name for col in cur.description]
-    return [row if isinstance(row, dict) else dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+    return [row if isinstance(row, dict) else dict(zip(names, row, strict=True)) for row in rows]
 
 
 def create_game(conn: psycopg.Connection, *, game: str, options: dict[str, Any], seed: int,

@@ -13,6 +13,8 @@ from urllib.parse import urlsplit, urlunsplit
 import redis
 from flask import Flask, request
 from flask_socketio import SocketIO
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
 
 from services import gevent_start
 from services.ai_worker.app import app as celery_app
@@ -25,6 +27,7 @@ from services.game.publisher import TablePublisher
 from services.game.replay import StateCache
 from services.game.seat_connections import SeatConnections
 from services.game.table import Settled, Tables, flag_deadline
+from services.game.wire_packet import JsonPacket
 from shared import ai_protocol, db, logs, outbox, settings
 from shared.health import health_blueprint, redis_check
 from shared.socket_errors import TRANSPORT_MAX_BYTES
@@ -131,9 +134,15 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
         path=SOCKETIO_PATH,
         cors_allowed_origins=origin_check(config.lobby_url),
         max_http_buffer_size=TRANSPORT_MAX_BYTES,
+        serializer=JsonPacket,
     )
     cache = StateCache()
-    tables = Tables(pool, cache)
+    # The tables' own pool lends connections without a test query (one round trip less
+    # per move); Tables retries an action once on a connection that died.
+    tables_pool = ConnectionPool(config.database_url, min_size=1, max_size=config.db_pool_max,
+                                 kwargs={"row_factory": dict_row}, open=True)
+    app.extensions["tables_pool"] = tables_pool
+    tables = Tables(tables_pool, cache)
     publisher = TablePublisher(socketio, pool)
     answers = redis.Redis.from_url(config.redis_url, decode_responses=True, socket_timeout=10,
                                    socket_connect_timeout=2)

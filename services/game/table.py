@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 from psycopg_pool import ConnectionPool
 
 from services.game.refusals import TableRefusal
@@ -99,9 +100,23 @@ class Tables:
 
     # ---- the transaction frame -------------------------------------------------------
     def _locked(self, game_id: int, act: Callable[[Any, GameRow, Any, dt.datetime], Settled | None]) -> Settled:
-        """Run ``act(conn, row, state, now)`` under the table's row lock; flags first."""
+        """Run ``act(conn, row, state, now)`` under the table's row lock; flags first.
+
+        The pool does not test connections before lending them (that is a round trip per
+        move); a connection that died meanwhile fails here once, and the action is tried
+        again on a fresh one.  Trying again is safe: an action that did commit is then
+        refused as stale, since every change moves the table's version on."""
+        try:
+            return self._locked_once(game_id, act)
+        except psycopg.OperationalError:
+            log.warning("database connection lost; trying table %s again", game_id)
+            return self._locked_once(game_id, act)
+
+    def _locked_once(self, game_id: int, act: Callable[[Any, GameRow, Any, dt.datetime], Settled | None]) -> Settled:
         refusal: TableRefusal | None = None
-        with self.pool.connection() as conn, conn.transaction():
+        # Pipeline mode: BEGIN travels with the SELECT, the UPDATEs with the COMMIT, so a
+        # move costs two round trips to PostgreSQL instead of four.
+        with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
             row = game_store.load(conn, game_id, lock=True)
             if row is None:
                 raise TableRefusal("unknown_table")
