@@ -1,6 +1,8 @@
 // The Wartesaal: chat on the left, everyone here on the right, live over Socket.IO.
 import { io, type Socket } from "socket.io-client";
+import { ChallengeDesk } from "./challenge/desk";
 import { clear, el } from "./dom";
+import { Rankings } from "./lists/rankings";
 import { label, lang, onLangChange, t } from "./i18n";
 import {
   CHAT_MAX_LENGTH,
@@ -25,6 +27,8 @@ export class Wartesaal {
   private playerList: Player[] = [];
   private playersVersion = -1;
   private noticeTimer = 0;
+  private readonly challenges: ChallengeDesk;
+  private readonly rankings: Rankings;
 
   constructor(
     private user: User,
@@ -41,6 +45,9 @@ export class Wartesaal {
     this.showConnection("connecting");
     // The cookie authenticates the socket; ``auth`` only carries the language, read at every (re)connect.
     this.socket = io({ auth: (send) => send({ lang: lang() }) });
+    this.challenges = new ChallengeDesk(this.socket, () => this.user.id);
+    this.rankings = new Rankings(() => this.user.id);
+    this.root.append(this.challenges.root, this.rankings.root);
     this.listen();
     onLangChange(() => {
       if (this.socket.connected) this.socket.emit("lang:set", { lang: lang() });
@@ -49,6 +56,7 @@ export class Wartesaal {
   }
 
   close(): void {
+    this.challenges.close();
     this.socket.removeAllListeners();
     this.socket.disconnect();
   }
@@ -134,7 +142,9 @@ export class Wartesaal {
           "li",
           { "data-testid": "player", class: me ? "me" : undefined },
           el("span", { class: "name" }, player.name, me ? el("small", {}, ` (${t("you")})`) : null),
+          eloText(player) ? el("small", { class: "player-elo", "data-testid": "player-elo" }, eloText(player)) : null,
           el("span", { class: `status ${player.status}` }, t(player.status === "frei" ? "statusFree" : "statusPlaying")),
+          me || player.status !== "frei" ? null : this.challenges.offerMenu(player),
         ),
       );
     }
@@ -150,4 +160,13 @@ export class Wartesaal {
     window.clearTimeout(this.noticeTimer);
     this.noticeTimer = window.setTimeout(() => (this.notice.textContent = ""), ERROR_SHOWN_MS);
   }
+}
+
+/** The Elo beside a name: per game, where the player has one ("⬢ 1520 · ● 1480"). */
+function eloText(player: Player): string {
+  const marks: Record<string, string> = { hexagon: "⬢", bullet: "●", general: "⚑", hanse: "⚓" };
+  return Object.entries(player.elo)
+    .filter(([, elo]) => elo !== null)
+    .map(([game, elo]) => `${marks[game] ?? game} ${elo}`)
+    .join(" · ");
 }
