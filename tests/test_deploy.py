@@ -542,6 +542,28 @@ def nginx_problems(conf: str, compose: dict, ports: dict[str, int]) -> list[str]
     return problems
 
 
+_URL_HOST_PORT = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/]*@)?([\w-]+)(?:\.[\w.-]+)?:(\d+)")
+
+
+def url_problems(where: str, env: dict[str, str], listening: dict[str, set[int]]) -> list[str]:
+    """A URL naming one of our services by host name must use a port that service listens on."""
+    problems = []
+    for key, value in sorted(env.items()):
+        m = _URL_HOST_PORT.match(value)
+        if m and m.group(1) in listening and int(m.group(2)) not in listening[m.group(1)]:
+            problems.append(f"{where}: {key}={value} but {m.group(1)} listens on {sorted(listening[m.group(1)])}")
+    return problems
+
+
+def compose_listening(compose: dict, ports: dict[str, int]) -> dict[str, set[int]]:
+    """Compose service name → the port its process listens on (our HTTP services only)."""
+    listening = {}
+    for name, svc in our_compose_services(compose).items():
+        if (service := python_service(svc.get("command"))) in ports:
+            listening[name] = {int(compose_env(svc).get(f"{service.upper()}_PORT", ports[service]))}
+    return listening
+
+
 def compose_port_problems(compose: dict, ports: dict[str, int]) -> list[str]:
     problems = []
     seen = set()
@@ -658,6 +680,24 @@ def test_compose_ports_and_healthchecks_match_settings() -> None:
     assert_no_problems(compose_port_problems(compose_doc(), port_defaults()))
 
 
+def test_urls_between_services_use_their_ports() -> None:
+    """E.g. RATING_URL=http://rating:8002 in compose and Kubernetes."""
+    compose = compose_doc()
+    listening = compose_listening(compose, port_defaults())
+    problems = [
+        p
+        for name, svc in our_compose_services(compose).items()
+        for p in url_problems(f"compose {name}", compose_env(svc), listening)
+    ]
+    docs = k8s_docs()
+    services = {name: {p["port"] for p in svc["spec"]["ports"]} for name, svc in by_kind(docs, "Service").items()}
+    for workload, container in our_k8s_containers(docs):
+        problems += url_problems(
+            f"{workload['kind']}/{workload['metadata']['name']}", k8s_container_env(container, docs)[0], services
+        )
+    assert_no_problems(problems)
+
+
 def test_nginx_routes_sticky_to_the_right_services() -> None:
     assert_no_problems(nginx_problems(NGINX_CONF.read_text(encoding="utf-8"), compose_doc(), port_defaults()))
 
@@ -721,6 +761,13 @@ def test_keda_check_rejects_a_wrong_queue_and_target() -> None:
     scaled[0]["spec"]["triggers"][0]["metadata"]["listName"] = "celery"
     scaled[1]["spec"]["scaleTargetRef"]["name"] = "no-such-worker"
     assert len(keda_problems(docs)) >= 3  # bad list, bad target, and a queue nobody watches now
+
+
+def test_url_check_rejects_a_wrong_port() -> None:
+    assert url_problems(
+        "x", {"RATING_URL": "http://rating:8000", "PUBLIC_URL": "https://example.org:8000"}, {"rating": {8002}}
+    )
+    assert not url_problems("x", {"REDIS_URL": "redis://:pw@redis.ns.svc.cluster.local:6379/0"}, {"redis": {6379}})
 
 
 def test_port_checks_reject_a_wrong_port() -> None:

@@ -33,6 +33,8 @@ export interface BoardToggle {
 export interface Board {
   /** The switches this board understands (the table draws them as buttons). */
   readonly toggles: readonly BoardToggle[];
+  /** True when the second seat's own side is at the top unturned, so its player sees it turned. */
+  readonly turnForSecondSeat: boolean;
   /** Draw `view`; called on every table:state and on every replay step. */
   render(view: GameView, context: BoardContext): void;
   /** Turn the board (key F): the other side at the bottom. */

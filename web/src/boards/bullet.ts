@@ -52,6 +52,7 @@ function sameSet(a: string[], b: string[]): boolean {
 
 class BulletBoard implements Board {
   readonly toggles = TOGGLES;
+  readonly turnForSecondSeat = true; // Black starts at the top (rows H, I)
   private readonly root: SVGSVGElement;
   private readonly rotor: SVGGElement;
   private readonly holeLayer = svg("g");

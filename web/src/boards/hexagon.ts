@@ -62,6 +62,8 @@ const TOGGLES = [
 
 class HexagonBoard implements Board {
   readonly toggles = TOGGLES;
+  // Both sides start in alternating corners: there is no "own side" to turn towards.
+  readonly turnForSecondSeat = false;
   private readonly root: SVGSVGElement;
   private readonly rotor: SVGGElement; // turned by F
   private readonly cellLayer = svg("g");
@@ -96,7 +98,7 @@ class HexagonBoard implements Board {
       hex.addEventListener("pointerenter", () => this.hover(cell.name));
       hex.addEventListener("pointerleave", () => this.hover(null));
       this.cellLayer.append(hex);
-      this.nameLayer.append(svg("text", { x: cell.x, y: cell.y + SIZE * 0.62, class: "cell-name", "data-name": cell.name }, cell.name));
+      this.nameLayer.append(svg("text", { x: cell.x, y: cell.y + SIZE * 0.8, class: "cell-name", "data-name": cell.name }, cell.name));
     }
   }
 

@@ -41,7 +41,7 @@ export class ReplayPage {
   private readonly header = el("p", { class: "table-status", "data-testid": "replay-status" });
   private readonly counter = el("span", { class: "ply-counter", "data-testid": "ply" });
   private readonly actions = el("div", { class: "actions replay-actions" });
-  private readonly notice = el("p", { class: "notice", role: "status", "data-testid": "replay-notice" });
+  private readonly notice = el("p", { class: "hint", role: "status", "data-testid": "replay-notice" });
   private readonly keyHandler = (event: KeyboardEvent) => this.key(event);
   private closed = false;
   private actionsBuilt = false;
@@ -83,8 +83,8 @@ export class ReplayPage {
     this.root.querySelector(".board-wrap")!.replaceChildren(this.stage.host);
     const back = el("button", { type: "button", "data-testid": "nav-back", "aria-label": "◀" }, "◀");
     const forward = el("button", { type: "button", "data-testid": "nav-forward", "aria-label": "▶" }, "▶");
-    const first = el("button", { type: "button", "data-testid": "nav-first", "aria-label": tt("first") }, "⏮");
-    const last = el("button", { type: "button", "data-testid": "nav-last", "aria-label": tt("last") }, "⏭");
+    const first = el("button", { type: "button", "data-testid": "nav-first", "aria-label": tt("first") }, "|◀");
+    const last = el("button", { type: "button", "data-testid": "nav-last", "aria-label": tt("last") }, "▶|");
     first.addEventListener("click", () => this.show(0));
     back.addEventListener("click", () => this.show(this.ply - 1));
     forward.addEventListener("click", () => this.show(this.ply + 1));

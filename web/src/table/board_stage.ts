@@ -53,6 +53,11 @@ export class BoardStage {
     this.onFlip(flipped);
   }
 
+  /** Whether ``seat``'s player should see the board turned at first. */
+  turnedFor(seat: number | null): boolean {
+    return seat === 1 && (this.board?.turnForSecondSeat ?? false);
+  }
+
   isFlipped(): boolean {
     return this.flipped;
   }

@@ -109,7 +109,7 @@ export class TablePage {
       this.stage.host.addEventListener("click", () => this.boardClicked());
       this.controls.before(this.stage.switches);
       // Your own colour at the bottom: the second seat sees the board turned.
-      if (payload.you === 1 && payload.mode !== "same_device") this.stage.setFlipped(true);
+      if (payload.mode !== "same_device" && this.stage.turnedFor(payload.you)) this.stage.setFlipped(true);
     }
     if (payload.moves.length !== previous?.moves.length) this.shownPly = null;
     const finished = payload.status !== "running";
@@ -235,10 +235,11 @@ export class TablePage {
   private drawPlayers(): void {
     const state = this.state;
     if (!state) return;
-    // The bottom line is the seat at the bottom of the board: yours, unless turned.
-    const bottomSeat = (state.you ?? 0) === 1 ? 1 : 0;
+    // The bottom line is your seat (first seat for spectators and at one device); F swaps the lines.
+    const own = state.mode === "same_device" || state.you === null ? 0 : state.you;
     const flipped = this.stage?.isFlipped() ?? false;
-    const lower = state.mode === "same_device" ? (flipped ? 1 : 0) : flipped !== (bottomSeat === 1) ? 1 - bottomSeat : bottomSeat;
+    const turnedAtStart = this.stage?.turnedFor(state.mode === "same_device" ? null : state.you) ?? false;
+    const lower = flipped === turnedAtStart ? own : 1 - own;
     const seats: Array<[HTMLElement, number]> = [[this.bottomLine, lower], [this.topLine, 1 - lower]];
     for (const [line, seat] of seats) {
       const mover = this.toMove(state);
