@@ -47,7 +47,9 @@ export class Wartesaal {
     this.socket = io({ auth: (send) => send({ lang: lang() }) });
     this.challenges = new ChallengeDesk(this.socket, () => this.user.id);
     this.rankings = new Rankings(() => this.user.id);
-    this.root.append(this.challenges.root, this.rankings.root);
+    // The challenge panels float over the page; the lists sit under the player list.
+    this.root.append(this.challenges.root);
+    this.root.querySelector("aside.here")?.append(this.rankings.root);
     this.listen();
     onLangChange(() => {
       if (this.socket.connected) this.socket.emit("lang:set", { lang: lang() });

@@ -26,7 +26,7 @@ export class Rankings {
   private readonly heading = el("h2");
 
   constructor(private readonly myId: () => number) {
-    this.root = el("section", { class: "card rankings", "data-testid": "rankings" }, this.heading, this.controls, this.body);
+    this.root = el("section", { class: "rankings", "data-testid": "rankings" }, this.heading, this.controls, this.body);
     onLangChange(() => this.refresh());
     this.refresh();
   }
