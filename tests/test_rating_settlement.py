@@ -133,6 +133,25 @@ def test_counted_only_from_ten_half_moves_or_three_minutes(pool, consumer, plies
     assert game_ledger_sum(pool, gid) == 0
 
 
+def test_battlegeneral_counts_from_four_minutes_two_when_left_and_its_points_stay_above_zero(pool, consumer) -> None:  # noqa: ANN001, E501
+    a, b = players(pool)
+
+    def play(winner: int, duration_ms: int, reason: str = "fahne_erobert") -> None:
+        gid = started_game(pool, a, b, game="general")
+        payload = finished(gid, [a.id, b.id], winner, game="general", plies=200, duration_ms=duration_ms)
+        payload["result"]["reason"] = reason
+        deliver(consumer, payload)
+
+    play(0, 239_000)  # 200 half-moves, but under four minutes: not counted
+    assert rating(pool, a.id, "general") is None
+    play(0, 130_000, reason="verlassen")  # Bert left after two minutes: counted
+    assert rating(pool, a.id, "general")["points"] == 10 and rating(pool, b.id, "general")["points"] == 0
+    play(1, 240_000)  # Anna loses: 10 → 0, and not below on the next loss
+    play(1, 300_000)
+    assert rating(pool, a.id, "general")["points"] == 0 and rating(pool, a.id, "general")["losses"] == 2
+    assert rating(pool, b.id, "general")["points"] == 20
+
+
 def test_friendly_computer_and_same_device_games_change_nothing(pool, consumer) -> None:  # noqa: ANN001
     a, b = players(pool)
     friendly = started_game(pool, a, b, rated=False)
@@ -158,7 +177,7 @@ def test_the_ledger_sums_to_zero_over_every_game(pool, consumer) -> None:  # noq
 
 
 def test_lists_rank_by_elo_and_points_and_the_month_turns_in_berlin(pool, consumer) -> None:  # noqa: ANN001
-    game = "general"  # a game no other test here rates, so the lists hold only these players
+    game = "hanse"  # a game no other test here rates, so the lists hold only these players
     a, b, c = players(pool, 3)
     october = BERLIN_MONTH_START - dt.timedelta(hours=1)  # 31 Oct 23:30 in Berlin
     november = BERLIN_MONTH_START

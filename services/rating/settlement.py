@@ -7,8 +7,9 @@ game: the event id (processed_events) and the game id (``rated_games``) both gua
 Rules (issue 5, seeds 001/004):
 
 * computer and same-device tables change nothing;
-* a game counts from ten half-moves or three minutes; before that nothing changes
-  and the stakes go back;
+* a game counts from ten half-moves or three minutes (Battlegeneral, seed 002: from
+  four minutes, or two when the opponent left; its points never drop below 0);
+  before that nothing changes and the stakes go back;
 * friendly games (not rated) change nothing (they carry no stake);
 * a counted rated game: points +10 / −10 / 0 and Elo (``shared.elo``); the winner
   receives the pot (both stakes), a draw returns each stake.
@@ -20,6 +21,7 @@ the ledger rows with its ref sum to zero.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -27,16 +29,37 @@ import psycopg
 from shared import elo, ledger
 from shared.event_stream import StreamEvent
 
-COUNTED_PLIES = 10
-COUNTED_DURATION_MS = 3 * 60 * 1000
 POINTS = {1.0: 10, 0.5: 0, 0.0: -10}
 POT_REASON = "pot"
 RETURN_REASON = "stake_return"
+LEFT_REASON = "verlassen"  # services.game.table's reason when a player left
+
+
+@dataclass(frozen=True)
+class CountRule:
+    """When a game of one kind counts, and how low its points may go."""
+
+    plies: int | None  # counted from this many half-moves (None: by time only)
+    duration_ms: int  # ... or from this much playing time
+    left_duration_ms: int | None = None  # when the loser left the game: counted from this
+    points_floor: int | None = None
+
+
+DEFAULT_RULE = CountRule(plies=10, duration_ms=3 * 60 * 1000)
+COUNT_RULES = {"general": CountRule(plies=None, duration_ms=4 * 60 * 1000, left_duration_ms=2 * 60 * 1000,
+                                    points_floor=0)}
 
 
 def counted(payload: dict[str, Any]) -> bool:
-    """Whether a game has lasted long enough to count (ten half-moves or three minutes)."""
-    return int(payload.get("plies", 0)) >= COUNTED_PLIES or int(payload.get("duration_ms", 0)) >= COUNTED_DURATION_MS
+    """Whether a game has lasted long enough to count (by default ten half-moves or three minutes)."""
+    rule = COUNT_RULES.get(payload.get("game", ""), DEFAULT_RULE)
+    plies, duration = int(payload.get("plies", 0)), int(payload.get("duration_ms", 0))
+    if rule.plies is not None and plies >= rule.plies:
+        return True
+    left = (payload.get("result") or {}).get("reason") == LEFT_REASON
+    if left and rule.left_duration_ms is not None and duration >= rule.left_duration_ms:
+        return True
+    return duration >= rule.duration_ms
 
 
 def is_table_game(payload: dict[str, Any]) -> bool:
@@ -88,16 +111,18 @@ def _rate(conn: psycopg.Connection, game_id: int, game: str, seats: list[int], s
         conn.execute("INSERT INTO ratings (user_id, game) VALUES (%s, %s) ON CONFLICT DO NOTHING", (user_id, game))
     # Locked in id order: two games of the same players settle one after the other, never deadlocked.
     rows = conn.execute(
-        "SELECT user_id, elo, games FROM ratings WHERE game = %s AND user_id = ANY(%s) ORDER BY user_id FOR UPDATE",
+        "SELECT user_id, elo, games, points FROM ratings WHERE game = %s AND user_id = ANY(%s)"
+        " ORDER BY user_id FOR UPDATE",
         (game, seats),
     ).fetchall()
-    before = {int(r["user_id"]): (int(r["elo"]), int(r["games"])) for r in rows}
+    before = {int(r["user_id"]): (int(r["elo"]), int(r["games"]), int(r["points"])) for r in rows}
+    floor = COUNT_RULES.get(game, DEFAULT_RULE).points_floor
     for seat, user_id in enumerate(seats):
-        rating, games = before[user_id]
+        rating, games, total = before[user_id]
         opponent = before[seats[1 - seat]][0]
         score = scores[seat]
         after = elo.updated(rating, opponent, score, games)
-        points = POINTS[score]
+        points = POINTS[score] if floor is None else max(POINTS[score], floor - total)
         conn.execute(
             "UPDATE ratings SET elo = %s, games = games + 1, points = points + %s, wins = wins + %s,"
             " losses = losses + %s, draws = draws + %s, updated_at = now() WHERE user_id = %s AND game = %s",
