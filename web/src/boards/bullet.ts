@@ -285,6 +285,7 @@ class BulletBoard implements Board {
         const marble = svg("circle", { cx: hole.x, cy: hole.y, r: MARBLE, class: `marble ${colour}`, "data-marble": name });
         if (this.selection.includes(name)) marble.classList.add("selected");
         if (endangered.has(name)) marble.classList.add("endangered");
+        else if (last.includes(name)) marble.classList.add("last-move");
         this.marbleLayer.append(marble);
       }
     }
@@ -365,8 +366,13 @@ class BulletBoard implements Board {
   private lastMoveHoles(): string[] {
     const text = this.context.lastMove;
     if (!text) return [];
-    const destination = text.split("-")[1] ?? "";
-    return destination.match(/[A-I][1-9]/g) ?? [];
+    const ends = (text.split("-")[1] ?? "").match(/[A-I][1-9]/g) ?? [];
+    if (ends.length !== 2) return ends;
+    // A line of three is written by its ends: the hole halfway between them moved too.
+    const [a, b] = ends.map((name) => BY_NAME.get(name));
+    if (!a || !b) return ends;
+    const middle = HOLES.find((h) => Math.abs(h.x - (a.x + b.x) / 2) < 1 && Math.abs(h.y - (a.y + b.y) / 2) < 1);
+    return middle && middle !== a && middle !== b ? [ends[0], middle.name, ends[1]] : ends;
   }
 }
 
