@@ -153,3 +153,4 @@ def _warm_up(**_kwargs: object) -> None:
                 PLAYERS[name].choose_move(view, strength, time.monotonic() + 0.05, random.Random(0))
             except Exception:
                 log.exception("warm-up of %s/%s failed", name, strength)
+    log.info("computer players warmed up in process %s", os.getpid())

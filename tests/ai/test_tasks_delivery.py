@@ -158,6 +158,10 @@ def test_a_worker_killed_while_searching_still_gives_the_player_a_move(
     budget = 2.0
     with CeleryWorker(infra, log_dir, queues="interactive", concurrency=1) as spare:
         workers = [interactive_worker, spare]
+        give_up = time.monotonic() + 120
+        while "warmed up" not in spare.log_path.read_text():  # its child takes tasks only after this
+            assert time.monotonic() < give_up, spare.log_path.read_text()[-3000:]
+            time.sleep(0.1)
         request = new_request("move", "bullet", f"t-kill-{what}", 0, 0, game.view(state, 0), "stark", budget)
         driver.requester.request(request)
         victim = _receiver(workers, request.request_id)
@@ -169,7 +173,11 @@ def test_a_worker_killed_while_searching_still_gives_the_player_a_move(
         else:
             os.kill(_children(victim.process.pid)[0], signal.SIGKILL)
         result = MatchResult("bullet", {}, 4, ("stark", "stark"))
-        answer = driver.wait_answer(request.table_id, 0, 0, budget, 30.0, result)
+        try:
+            answer = driver.wait_answer(request.table_id, 0, 0, budget, 60.0, result)
+        except TimeoutError as exc:
+            logs = "\n\n".join(f"{w.log_path}:\n{w.log_path.read_text()[-2500:]}" for w in workers)
+            raise AssertionError(f"{exc}; victim {victim.log_path}; re-requests {result.rerequests}\n{logs}") from exc
         assert answer.move in _legal("bullet", state, 0)
         if what == "whole_worker":
             assert answer.attempt >= 2 and result.rerequests >= 1
