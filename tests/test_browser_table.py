@@ -301,3 +301,77 @@ def test_bullet_against_the_computer_on_a_phone_held_sideways(browser, services,
         assert page.get_by_test_id("record-leicht").inner_text().split() == ["Leicht", "0", "0", "1"]
     finally:
         context.close()
+
+
+COUNT_TICKS = """
+window.__ticks = 0;
+const createOscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.__ticks += 1; return createOscillator.call(this); };
+"""
+
+
+def test_clock_blinks_and_ticks_in_the_last_ten_seconds_then_the_flag_falls(browser, services, pool) -> None:  # noqa: ANN001
+    from shared import accounts
+
+    lobby, _ = services
+    context, page, user = guest_page(browser, lobby.url)
+    page.add_init_script(COUNT_TICKS)
+    page.reload()  # the counter is in place from this document on
+    page.get_by_test_id("me").wait_for()
+    opponent = accounts.create_guest(pool)
+    try:
+        with pool.connection() as conn, conn.transaction():
+            ticking = game_store.create_game(
+                conn, game="bullet", options={}, seed=3, seats=[user["id"], opponent.id], mode="wartesaal",
+                clock={"base_ms": 12_000, "inc_ms": 0}, rated=False, stake=0)
+            untimed = game_store.create_game(
+                conn, game="hexagon", options={}, seed=3, seats=[opponent.id, user["id"]], mode="wartesaal",
+                clock=None, rated=False, stake=0)
+        # Ohne Uhr: ten minutes per move, only the last minute is shown.
+        page.goto(f"{lobby.url}/#/partie/{untimed}")
+        page.locator("[data-stone=e1]").wait_for()
+        assert page.get_by_test_id("clock-0").is_hidden() and page.get_by_test_id("clock-1").is_hidden()
+
+        page.goto(f"{lobby.url}/#/partie/{ticking}")
+        clock = page.get_by_test_id("clock-0")
+        page.locator("[data-testid=clock-0].warning").wait_for()
+        seconds = float(clock.inner_text())
+        assert 0 <= seconds < 10, "tenths shown in the last ten seconds"
+        assert "running" in (clock.get_attribute("class") or "")
+        page.wait_for_function("window.__ticks >= 2")
+        # Nobody moves: the server lets the flag fall, the page shows the loss on time.
+        page.get_by_test_id("table-status").filter(has_text="Verloren").wait_for(timeout=20_000)
+        assert "warning" not in (clock.get_attribute("class") or "")
+    finally:
+        context.close()
+
+
+def test_same_device_with_clock_preview_and_undo(browser, services) -> None:  # noqa: ANN001
+    lobby, _ = services
+    context, page, _user = guest_page(browser, lobby.url)
+    try:
+        page.goto(f"{lobby.url}/#/zuzweit")
+        page.get_by_test_id("option-map").wait_for()
+        page.get_by_test_id("preview").locator("polygon.cell").first.wait_for()
+        page.get_by_test_id("option-map").select_option("dreiloch")
+        page.wait_for_function("document.querySelectorAll('[data-testid=preview] polygon.hole').length === 3")
+        page.get_by_test_id("option-map").select_option("zufall")
+        page.get_by_test_id("preview").filter(has_text="?").wait_for()
+        page.get_by_test_id("option-map").select_option("klassisch")
+        page.get_by_test_id("option-clock").select_option("3+2")
+        page.get_by_test_id("start").click()
+        page.locator("[data-stone=e1]").wait_for()
+        assert page.get_by_test_id("clock-0").inner_text() in ("3:00", "2:59")
+        page.locator("polygon[data-cell=a4]").click(force=True)  # Rubin clones
+        page.get_by_test_id("move").first.filter(has_text="a4").wait_for()
+        page.locator("polygon[data-cell=a2]").click(force=True)  # Perle, same device
+        page.get_by_test_id("move").nth(1).filter(has_text="a2").wait_for()
+        assert page.get_by_test_id("clock-0").inner_text() in ("3:02", "3:01")  # Fischer increment
+        page.get_by_test_id("undo").click()
+        page.wait_for_function("document.querySelectorAll('[data-testid=move]').length === 1")
+        # English second: the page switches at once.
+        page.locator("nav.languages button[data-lang=en]").click()
+        assert page.get_by_test_id("undo").inner_text() == "Undo move"
+        assert "Your move" in page.get_by_test_id("table-status").inner_text()
+    finally:
+        context.close()

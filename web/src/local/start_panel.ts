@@ -1,6 +1,8 @@
 // #/computer and #/zuzweit: start a table alone. Against the computer: strength, the
 // game's options, ⇄ colour (the computer begins when it takes the first colour), and your
 // record per strength from this device. Same device: the options and an optional chess clock.
+import type { Board } from "../boards/board";
+import { boardFor } from "../boards/index";
 import { el } from "../dom";
 import { lang } from "../i18n";
 import type { ErrorPayload, TableClockSetting, TableStatePayload } from "../protocol";
@@ -67,6 +69,9 @@ export class StartPanel {
   private game = "hexagon";
   private seat = 0;
   private readonly problem = el("p", { class: "form-error", role: "alert", "data-testid": "start-error" });
+  private readonly preview = el("div", { class: "option-preview", "data-testid": "preview" });
+  private previewBoard: Board | null = null;
+  private previewAsked = 0; // answers to older requests are dropped
 
   constructor(private readonly mode: Mode) {
     this.draw();
@@ -91,6 +96,16 @@ export class StartPanel {
       fields.push([option.key, field]);
       form.append(el("label", {}, el("span", {}, tt(option.label)), field));
     }
+    const readOptions = (): Record<string, unknown> => {
+      const options: Record<string, unknown> = {};
+      for (const [key, field] of fields) {
+        options[key] = key === "win_target" ? Number(field.value) : key === "move_limit" ? (field.value ? Number(field.value) : null) : field.value;
+      }
+      return options;
+    };
+    for (const [, field] of fields) field.addEventListener("change", () => void this.showPreview(readOptions()));
+    form.append(this.preview);
+    void this.showPreview(readOptions());
     let strength: HTMLSelectElement | null = null;
     if (this.mode === "computer") {
       strength = select("strength", STRENGTHS.map((s) => ({ value: s, text: tt(s) })), "mittel");
@@ -112,14 +127,34 @@ export class StartPanel {
     form.append(this.problem, start);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      const options: Record<string, unknown> = {};
-      for (const [key, field] of fields) {
-        options[key] = key === "win_target" ? Number(field.value) : key === "move_limit" ? (field.value ? Number(field.value) : null) : field.value;
-      }
+      const options = readOptions();
       const chosenClock = clock ? CLOCKS.find(([name]) => name === clock!.value)?.[1] ?? null : null;
       void this.start(start, options, (strength?.value as Strength | undefined) ?? null, chosenClock);
     });
     this.root.replaceChildren(form);
+  }
+
+  /** The start position for these options, drawn by the game's board (the lobby's preview route);
+   * "?" where it is drawn only at the start (Zufall). */
+  private async showPreview(options: Record<string, unknown>): Promise<void> {
+    const asked = ++this.previewAsked;
+    const factory = boardFor(this.game);
+    let view: Record<string, unknown> | null = null;
+    try {
+      const response = await fetch(`/api/games/${this.game}/preview?options=${encodeURIComponent(JSON.stringify(options))}`, { credentials: "same-origin" });
+      view = response.ok ? ((await response.json()) as { view: Record<string, unknown> | null }).view : null;
+    } catch {
+      view = null;
+    }
+    if (asked !== this.previewAsked) return;
+    this.previewBoard?.destroy();
+    this.previewBoard = null;
+    if (!view || !factory) {
+      this.preview.replaceChildren(el("span", { class: "unknown" }, "?"));
+      return;
+    }
+    this.previewBoard = factory({ element: this.preview, onMove: () => undefined });
+    this.previewBoard.render(view, { you: null, interactive: false, lastMove: null });
   }
 
   private recordTable(): HTMLElement {
