@@ -47,8 +47,9 @@ export class Wartesaal {
     this.socket = io({ auth: (send) => send({ lang: lang() }) });
     this.challenges = new ChallengeDesk(this.socket, () => this.user.id);
     this.rankings = new Rankings(() => this.user.id);
-    // The challenge panels float over the page; the lists sit under the player list.
-    this.root.append(this.challenges.root);
+    // The challenge panels float over every page (a Revanche request reaches a player still
+    // at the table); the lists sit under the player list.
+    document.body.append(this.challenges.root);
     this.root.querySelector("aside.here")?.append(this.rankings.root);
     this.listen();
     onLangChange(() => {
@@ -59,6 +60,7 @@ export class Wartesaal {
 
   close(): void {
     this.challenges.close();
+    this.challenges.root.remove();
     this.socket.removeAllListeners();
     this.socket.disconnect();
   }
