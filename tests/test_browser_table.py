@@ -218,6 +218,26 @@ def test_hexagon_between_two_browsers_then_replay(browser, services, pool, shots
         # Meine Partien lists the game and opens its replay.
         bert.goto(f"{lobby.url}/#/meine-partien")
         bert.locator(f"li.game-row[data-game-id='{game_id}']").filter(has_text="Verloren").wait_for()
+
+        # Revanche from the finished table (it shows the result at once on a later visit):
+        # the lobby opens a challenge with colours swapped; both agree; both land at the new table.
+        bert.goto(f"{lobby.url}/#/partie/{game_id}")
+        bert.get_by_test_id("rematch").click()
+        bert.wait_for_function("location.hash === '#/'")
+        anna.goto(f"{lobby.url}/#/")
+        for page in (anna, bert):
+            page.get_by_test_id("challenge-panel").first.wait_for()
+        for page in (anna, bert):
+            accept = page.get_by_test_id("challenge-accept")
+            if accept.count():
+                accept.first.click()
+        for page in (anna, bert):
+            page.wait_for_function(f"location.hash.startsWith('#/partie/') && location.hash !== '#/partie/{game_id}'")
+        table = bert.get_by_test_id("table-page")
+        table.locator("[data-stone=e1]").wait_for()
+        assert table.locator("rect.turn-strip").get_attribute("data-turn") == "you"  # Bert has Rubin now
+        assert bert.get_by_test_id("seat-0").inner_text().startswith(bert_user["name"])
+        bert.screenshot(path=str(shots / "table-hexagon-rematch.png"))
     finally:
         ctx_a.close()
         ctx_b.close()
