@@ -155,6 +155,9 @@ def test_hexagon_between_two_browsers_then_replay(browser, services, pool, shots
         bert.get_by_test_id("toggle-help").click()
         assert set(board_classes(bert, "polygon.help-clone")) | set(board_classes(bert, "polygon.clone-target")) >= {
             m.effect["to"] for m in replies if m.effect["kind"] == "clone"}
+        threatened = engine.view(state, 1)["help"]["threatened"]
+        assert threatened, "this position has Perle stones Rubin could take"
+        assert sorted(board_classes(bert, "circle.stone.threatened")) == sorted(threatened)
         bert.get_by_test_id("toggle-names").click()
         assert bert.locator("g.cell-names").is_visible()
         before = bert.locator("svg.board > g").get_attribute("transform")
@@ -255,6 +258,8 @@ def test_bullet_against_the_computer_on_a_phone_held_sideways(browser, services,
         page.goto(f"{lobby.url}/#/computer")
         page.get_by_test_id("game-bullet").click()
         page.get_by_test_id("option-strength").select_option("leicht")
+        page.get_by_test_id("preview").locator("circle.marble").first.wait_for()
+        page.screenshot(path=str(shots / "start-computer-phone.png"))
         page.get_by_test_id("start").click()
         page.locator("circle.marble.white").first.wait_for()
         assert "/#/partie/" in page.url
