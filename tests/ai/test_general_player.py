@@ -84,6 +84,13 @@ def test_legal_and_in_time_from_random_positions(strength: str) -> None:
         assert text in legal
 
 
+def test_stark_reports_its_search() -> None:
+    state = _random_positions(1, seed=6)[0]
+    stats: dict[str, int] = {}
+    player.choose_move(GAME.view(state, state.to_move), "stark", time.monotonic() + 5, random.Random(1), 3, stats)
+    assert stats["samples"] == 3 and stats["depth"] == 2 and stats["nodes"] > 3 * len(fast.fast_moves(state))
+
+
 def test_deadline_already_passed_gives_a_legal_move_at_once() -> None:
     rng = random.Random(1)
     for state in _random_positions(5, seed=3):

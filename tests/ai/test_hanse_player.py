@@ -62,6 +62,14 @@ def test_legal_and_in_time_from_random_positions(strength: str) -> None:
             assert text == "weiter"
 
 
+def test_stark_reports_its_search() -> None:
+    state = next(s for s in _random_positions(10, seed=2) if s.phase == PLAY)
+    stats: dict[str, int] = {}
+    view = GAME.view(state, state.turn)
+    player.choose_move(view, "stark", time.monotonic() + 5, random.Random(1), 3, stats)
+    assert stats["samples"] == 3 and stats["depth"] == 3 and stats["nodes"] > 3 * len(view["legal_moves"])
+
+
 def test_deadline_already_passed_gives_a_legal_move_at_once() -> None:
     for state in _random_positions(6, seed=9):
         view = GAME.view(state, _seat_to_act(state))

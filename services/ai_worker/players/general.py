@@ -136,11 +136,14 @@ def choose_move(
     deadline: float,
     rng: random.Random,
     max_samples: int | None = None,
+    stats: dict[str, int] | None = None,
 ) -> str:
     """A legal move text for the seat of ``view`` by ``deadline`` (time.monotonic()).
 
     ``max_samples`` (Stark only) fixes the number of sampled positions instead of the
-    clock, so a test gets the same move from the same rng on any machine."""
+    clock, so a test gets the same move from the same rng on any machine.  ``stats``
+    (Stark only) receives ``nodes`` (positions weighed), ``depth`` (2: the strike back
+    of the third ply is not counted) and ``samples``."""
     if strength not in STRENGTHS:
         raise ValueError(f"unknown strength {strength!r}")
     texts = _legal_texts(view)
@@ -160,7 +163,9 @@ def choose_move(
         return by_int[_noisy_best(_heuristic_scores(belief, moves), rng, LEICHT_NOISE)]
     if strength == "mittel":
         return by_int[_noisy_best(_heuristic_scores(belief, moves), rng, MITTEL_NOISE)]
-    values, _samples, _nodes = pimc(belief, moves, _template(view), deadline, rng, max_samples)
+    values, samples, nodes = pimc(belief, moves, _template(view), deadline, rng, max_samples)
+    if stats is not None:
+        stats.update(nodes=nodes, depth=2, samples=samples)
     if not values:
         return by_int[max(moves, key=_heuristic_scores(belief, moves).get)]
     return by_int[max(moves, key=values.get)]

@@ -46,18 +46,29 @@ class _OutOfTime(Exception):
     """Raised inside a sample when the deadline passes; the sample is dropped."""
 
 
+class _Budget:
+    """The deadline, and how many positions the search evaluated (for ``stats``)."""
+
+    __slots__ = ("deadline", "nodes")
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+        self.nodes = 0
+
+
 def _legal_texts(view: dict[str, Any]) -> list[str]:
     return [m["text"] for m in view.get("legal_moves") or []]
 
 
-def _greedy(state: State, seat: int, deadline: float) -> tuple[int, float]:
+def _greedy(state: State, seat: int, budget: _Budget) -> tuple[int, float]:
     """The move of the seat to move that is best for ``seat``'s evaluation after it
     (``seat`` is the mover: its best; otherwise: its worst); (move, value for ``seat``)."""
     moves = fast_moves(state)
+    budget.nodes += len(moves)
     mover = state.turn
     best_move, best = -1, 0.0
     for i, move in enumerate(moves):
-        if i & 7 == 7 and time.monotonic() >= deadline:
+        if i & 7 == 7 and time.monotonic() >= budget.deadline:
             raise _OutOfTime
         value = evaluate(fast_apply(state, move), seat)
         if best_move < 0 or (value > best if mover == seat else value < best):
@@ -67,28 +78,30 @@ def _greedy(state: State, seat: int, deadline: float) -> tuple[int, float]:
     return best_move, best
 
 
-def _one_ply(state: State, me: int, deadline: float) -> dict[int, float]:
+def _one_ply(state: State, me: int, budget: _Budget) -> dict[int, float]:
     values = {}
-    for i, move in enumerate(fast_moves(state)):
-        if i & 7 == 7 and time.monotonic() >= deadline:
+    moves = fast_moves(state)
+    budget.nodes += len(moves)
+    for i, move in enumerate(moves):
+        if i & 7 == 7 and time.monotonic() >= budget.deadline:
             raise _OutOfTime
         values[move] = evaluate(fast_apply(state, move), me)
     return values
 
 
-def _after_reply(state: State, move: int, me: int, deadline: float, own_next: bool) -> float:
+def _after_reply(state: State, move: int, me: int, budget: _Budget, own_next: bool) -> float:
     """Value of ``move`` after the opponent's best reply (and, with ``own_next``, our
     best move after that)."""
     child = fast_apply(state, move)
     if child.phase != PLAY:
         return evaluate(child, me)
-    reply, value = _greedy(child, me, deadline)
+    reply, value = _greedy(child, me, budget)
     if not own_next or reply < 0:
         return value
     grandchild = fast_apply(child, reply)
     if grandchild.phase != PLAY:
         return evaluate(grandchild, me)
-    return _greedy(grandchild, me, deadline)[1]
+    return _greedy(grandchild, me, budget)[1]
 
 
 def _top(values: dict[int, float], count: int) -> list[int]:
@@ -103,10 +116,12 @@ def _searched_values(
     own_next: bool,
     max_samples: int | None,
     extra: tuple[int, ...] = (),
+    budget: _Budget | None = None,
 ) -> tuple[dict[int, float], int]:
     """Mean value of the most promising moves (plus ``extra``) over the samples, and
     how many samples finished (a sample cut off by the deadline is dropped whole)."""
     me = view["seat"]
+    budget = budget or _Budget(deadline)
     totals: dict[int, float] = {}
     done = 0
     while max_samples is None or done < max_samples:
@@ -116,7 +131,7 @@ def _searched_values(
         try:
             if not totals:
                 # The candidates come from the first sample's one-ply values.
-                first = _one_ply(state, me, deadline) if candidates else {}
+                first = _one_ply(state, me, budget) if candidates else {}
                 totals = dict.fromkeys(list(dict.fromkeys(_top(first, candidates) + list(extra))), 0.0)
                 if not totals:
                     return {}, 0
@@ -124,7 +139,7 @@ def _searched_values(
             for move in totals:
                 if time.monotonic() >= deadline:
                     raise _OutOfTime
-                sample[move] = _after_reply(state, move, me, deadline, own_next)
+                sample[move] = _after_reply(state, move, me, budget, own_next)
         except _OutOfTime:
             break
         for move, value in sample.items():
@@ -149,11 +164,13 @@ def choose_move(
     deadline: float,
     rng: random.Random,
     max_samples: int | None = None,
+    stats: dict[str, int] | None = None,
 ) -> str:
     """A legal move text for the seat of ``view`` by ``deadline`` (time.monotonic()).
 
     ``max_samples`` fixes the number of determinizations instead of the clock, so a
-    test gets the same move from the same rng on any machine."""
+    test gets the same move from the same rng on any machine.  ``stats`` receives
+    ``nodes`` (positions evaluated), ``depth`` (plies per sample) and ``samples``."""
     if strength not in STRENGTHS:
         raise ValueError(f"unknown strength {strength!r}")
     texts = _legal_texts(view)
@@ -162,17 +179,25 @@ def choose_move(
     if len(texts) == 1 or time.monotonic() >= deadline:
         return texts[0]
     me = view["seat"]
+    budget = _Budget(deadline)
+    done = 0
     if strength == "leicht":
         if rng.random() < LEICHT_RANDOM_SHARE:
             return rng.choice(texts)
-        values = _one_ply(state_from_view(view, rng), me, float("inf"))
+        # one ply is a few milliseconds: not worth cutting short
+        values = _one_ply(state_from_view(view, rng), me, _Budget(float("inf")))
+        budget.nodes, depth, done = len(values), 1, 1
         noisy = {m: v + rng.gauss(0.0, LEICHT_NOISE) for m, v in values.items()}
-        return format_move(max(noisy, key=noisy.get))
-    if strength == "mittel":
+        values = noisy
+    elif strength == "mittel":
         samples = MITTEL_SAMPLES if max_samples is None else max_samples
-        values, _done = _searched_values(view, deadline, rng, MITTEL_CANDIDATES, False, samples)
+        depth = 2
+        values, done = _searched_values(view, deadline, rng, MITTEL_CANDIDATES, False, samples, budget=budget)
     else:
-        values, _done = _searched_values(view, deadline, rng, STARK_CANDIDATES, True, max_samples)
+        depth = 3
+        values, done = _searched_values(view, deadline, rng, STARK_CANDIDATES, True, max_samples, budget=budget)
+    if stats is not None:
+        stats.update(nodes=budget.nodes, depth=depth, samples=done)
     if not values:
         return texts[0]
     return format_move(max(values, key=values.get))
@@ -216,7 +241,7 @@ def _analysis(
     if not done:
         # Out of time before one sample finished: the one-ply judgement, same unit.
         state = state_from_view(view, random.Random(seed))
-        values = _one_ply(state, view["seat"], float("inf"))
+        values = _one_ply(state, view["seat"], _Budget(float("inf")))
         return {by_int[m]: v for m, v in values.items() if m in by_int}
     result = {by_int[m]: v for m, v in values.items() if m in by_int}
     if memo is not None:
