@@ -91,7 +91,8 @@ def echo_server(port: int) -> None:
 
 @dataclass
 class Tally:
-    sent_at: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, version after) → send time
+    # (game, version after the move) → (mover's seat, send time)
+    sent_at: dict[tuple[int, int], tuple[int | None, float]] = field(default_factory=dict)
     round_trips_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     measuring: bool = False
@@ -168,9 +169,14 @@ class Player:
             self.you = data["you"]
         key = (self.game_id, data["version"])
         with self.tally.lock:
-            sent = self.tally.sent_at.pop(key, None)
+            # Only the opponent's arrival counts: the mover hears its own move first.
+            sent = self.tally.sent_at.get(key)
+            if sent is not None and sent[0] != self.you:
+                del self.tally.sent_at[key]
+            else:
+                sent = None
         if sent is not None and self.tally.measuring:
-            self.tally.round_trips_ms.append((now - sent) * 1000)
+            self.tally.round_trips_ms.append((now - sent[1]) * 1000)
         if self.echo:
             my_turn = data["to_move"] == self.you
             moves = ["x"]
@@ -188,7 +194,7 @@ class Player:
         if version != self.version or not self.client.connected:
             return
         with self.tally.lock:
-            self.tally.sent_at[(self.game_id, version + 1)] = time.perf_counter()
+            self.tally.sent_at[(self.game_id, version + 1)] = (self.you, time.perf_counter())
         self.client.emit("table:move", ({"game_id": self.game_id, "version": version, "move": text},))
 
     def close(self) -> None:
@@ -223,7 +229,11 @@ def run_games(url: str, pairs: list[tuple[int, str, str]], seconds: float, echo:
     moves = len(tally.round_trips_ms)
     time.sleep(2)  # moves still in flight are not errors yet
     with tally.lock:
-        unanswered = sum(1 for sent in tally.sent_at.values() if time.perf_counter() - sent > 2)
+        late = {key: sent for key, (_seat, sent) in tally.sent_at.items() if time.perf_counter() - sent > 2}
+    for (game_id, version), sent in late.items():
+        print(f"unanswered: game {game_id} version {version} sent {time.perf_counter() - sent:.1f} s ago",
+              file=sys.stderr)
+    unanswered = len(late)
     timers.stop()
     for player in players:
         player.close()

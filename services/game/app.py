@@ -138,9 +138,13 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     )
     cache = StateCache()
     # The tables' own pool lends connections without a test query (one round trip less
-    # per move); Tables retries an action once on a connection that died.
+    # per move); Tables retries an action once on a connection that died.  A move's
+    # commit does not wait for the disk (synchronous_commit off: PostgreSQL stays
+    # consistent, but a crash of PostgreSQL itself, not of this service, may lose the
+    # last fraction of a second of moves); a game's end does wait (Tables._finish).
     tables_pool = ConnectionPool(config.database_url, min_size=1, max_size=config.db_pool_max,
-                                 kwargs={"row_factory": dict_row}, open=True)
+                                 kwargs={"row_factory": dict_row, "options": "-c synchronous_commit=off"},
+                                 open=True)
     app.extensions["tables_pool"] = tables_pool
     tables = Tables(tables_pool, cache)
     publisher = TablePublisher(socketio, pool)

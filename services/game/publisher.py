@@ -18,6 +18,7 @@ from services.game.payload import same_device_seat, table_state
 from services.game.table import Settled
 from shared import game_store
 from shared.game_store import GameRow
+from shared.games import get_game
 
 NAMES_CACHED = 4096  # tables whose players' names are kept
 
@@ -72,8 +73,10 @@ class TablePublisher:
             you = same_device_seat(row, settled.state)
             self.socketio.emit("table:state", table_state(row, settled.state, you, names), to=seat_room(row.id, 0))
         else:
-            for seat, uid in enumerate(row.seats):
-                if uid is not None:
+            # The side to move first: its player is the one waiting for this state.
+            to_move = get_game(row.game).to_move(settled.state)
+            for seat in sorted((0, 1), key=lambda s: s not in to_move):
+                if row.seats[seat] is not None:
                     self.socketio.emit("table:state", table_state(row, settled.state, seat, names),
                                        to=seat_room(row.id, seat))
         self.socketio.emit("table:state", table_state(row, settled.state, None, names), to=watch_room(row.id))

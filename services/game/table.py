@@ -114,9 +114,9 @@ class Tables:
 
     def _locked_once(self, game_id: int, act: Callable[[Any, GameRow, Any, dt.datetime], Settled | None]) -> Settled:
         refusal: TableRefusal | None = None
-        # Pipeline mode: BEGIN travels with the SELECT, the UPDATEs with the COMMIT, so a
-        # move costs two round trips to PostgreSQL instead of four.
-        with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
+        # (psycopg's pipeline mode would save two round trips, but under gevent it
+        # measured slower: its wait loop spins on the always-writable socket.)
+        with self.pool.connection() as conn, conn.transaction():
             row = game_store.load(conn, game_id, lock=True)
             if row is None:
                 raise TableRefusal("unknown_table")
@@ -155,6 +155,9 @@ class Tables:
 
     def _finish(self, conn: Any, row: GameRow, state: Any, now: dt.datetime, result: dict[str, Any],
                 status: str = "finished") -> Settled:
+        # The end of a game (its result, the outbox event) waits for the disk even where
+        # moves do not (see the tables pool in services.game.app).
+        conn.execute("SET LOCAL synchronous_commit = on")
         engine = get_game(row.game)
         names = game_store.user_names(conn, [u for u in row.seats if u is not None])
         seat_names = [names.get(uid, "?") if uid is not None else f"Computer ({row.strength})" for uid in row.seats]
