@@ -40,6 +40,7 @@ This module is free of gevent and of Celery imports: the game service passes a
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 import time
 import uuid
@@ -174,7 +175,9 @@ def celery_sender(app: Any) -> Callable[[MoveRequest], None]:
     """
 
     def send(request: MoveRequest) -> None:
-        app.send_task(TASK_NAMES[request.kind], args=[request.to_dict()], expires=request.deadline,
+        # A datetime: Celery reads a number as seconds from now, not as an epoch.
+        expires = dt.datetime.fromtimestamp(request.deadline, tz=dt.UTC)
+        app.send_task(TASK_NAMES[request.kind], args=[request.to_dict()], expires=expires,
                       task_id=request.request_id)
 
     return send

@@ -188,3 +188,17 @@ def test_a_worker_killed_while_searching_still_gives_the_player_a_move(
             # Bring the shared worker back for the tests after this one.
             interactive_worker.log_path = log_dir / f"celery_interactive_restarted_{os.getpid()}_{time.time_ns()}.log"
             interactive_worker.start()
+
+
+def test_a_request_nobody_took_before_its_deadline_expires_and_is_sent_again(driver: MatchDriver,
+                                                                             interactive_worker) -> None:  # noqa: ANN001
+    game = get_game("hexagon")
+    state = game.new_game(game.default_options(), 10)
+    late = new_request("move", "hexagon", "t-expired", 0, 0, game.view(state, 0), "mittel", -0.5)
+    driver.requester.request(late)
+    time.sleep(0.8)
+    assert driver.inbox.poll(lambda a: a.table_id == "t-expired", lambda a: None, block_ms=300).applied == []
+    result = MatchResult("hexagon", {}, 10, ("mittel", "mittel"))
+    answer = driver.wait_answer("t-expired", 0, 0, 0.2, 20.0, result)
+    assert answer.attempt == 2 and answer.request_id != late.request_id and result.rerequests == 1
+    assert answer.move in _legal("hexagon", state, 0)
