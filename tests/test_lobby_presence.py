@@ -67,6 +67,11 @@ def test_users_of_a_killed_lobby_process_leave_the_list(lobby, infra, log_dir): 
         doomed.stop()
 
 
+def status_of(players: list[dict]) -> set[tuple]:
+    """(id, name, status) of each listed player (the entries also carry their Elo)."""
+    return {(p["user_id"], p["name"], p["status"]) for p in players}
+
+
 def test_status_change_from_another_service_shows_live(lobby, infra, redis_client):  # noqa: F811
     watcher = WartesaalClient(lobby.url, guest(lobby.url))
     emil = guest(lobby.url)
@@ -77,10 +82,10 @@ def test_status_change_from_another_service_shows_live(lobby, infra, redis_clien
         watcher.wait_players(lambda ps: emil.user["name"] in names(ps))
         presence.set_status(redis_client, emil.user["id"], "spielt")
         presence.announce(redis_client, emitter)
-        watcher.wait_players(lambda ps: {"user_id": emil.user["id"], "name": emil.user["name"], "status": "spielt"} in ps)
+        watcher.wait_players(lambda ps: (emil.user["id"], emil.user["name"], "spielt") in status_of(ps))
         presence.set_status(redis_client, emil.user["id"], "frei")
         presence.announce(redis_client, emitter)
-        watcher.wait_players(lambda ps: {"user_id": emil.user["id"], "name": emil.user["name"], "status": "frei"} in ps)
+        watcher.wait_players(lambda ps: (emil.user["id"], emil.user["name"], "frei") in status_of(ps))
     finally:
         watcher.close()
         emil_client.close()
