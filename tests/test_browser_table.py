@@ -261,8 +261,8 @@ def test_bullet_against_the_computer_on_a_phone_held_sideways(browser, services,
         page.get_by_test_id("preview").locator("circle.marble").first.wait_for()
         page.screenshot(path=str(shots / "start-computer-phone.png"))
         page.get_by_test_id("start").click()
-        page.locator("circle.marble.white").first.wait_for()
-        assert "/#/partie/" in page.url
+        page.wait_for_function("location.hash.startsWith('#/partie/')")
+        page.get_by_test_id("table-page").locator("circle.marble.white").first.wait_for()
         assert page.get_by_test_id("clock-0").is_hidden()  # no clock against the computer
 
         # One marble: arrows for every legal direction; hovering one shows where it lands.

@@ -116,7 +116,6 @@ export class StartPanel {
         this.draw();
       });
       form.append(el("p", { class: "colour-line", "data-testid": "your-colour" }, `${tt("youPlay")}: ${colourName(this.game, this.seat)} `, swap));
-      form.append(this.recordTable());
     }
     let clock: HTMLSelectElement | null = null;
     if (this.mode === "same_device") {
@@ -125,6 +124,7 @@ export class StartPanel {
     }
     const start = el("button", { type: "submit", class: "primary big", "data-testid": "start" }, tt("start"));
     form.append(this.problem, start);
+    if (this.mode === "computer") form.append(this.recordTable());
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const options = readOptions();
