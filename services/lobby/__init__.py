@@ -2,11 +2,15 @@
 
 HTTP (JSON; errors ``{"error": {"code", "message"}}``, language from the ``X-Lang`` header):
 ``POST /api/guest``, ``POST /api/register``, ``POST /api/login`` (body ``Credentials``),
-``POST /api/logout``, ``GET /api/me``; ``/`` and ``/assets/*`` serve ``web/dist``;
-``/healthz`` and ``/metrics``.
+``POST /api/logout``, ``GET /api/me``; ``GET /api/games/<game>/preview?options=<JSON>``
+(the start position's view for the challenge panel, null while seed-dependent);
+``GET /api/rating/...`` forwarded to the rating service; ``/`` and ``/assets/*`` serve
+``web/dist``; ``/healthz`` and ``/metrics``.
 
 Socket.IO (default namespace; events and payloads defined in ``shared/schemas.py``): the
 ``sc_session`` cookie (a ``shared.auth_token`` token) is required on connect, ``auth``
-may carry ``{"lang": "de"|"en"}``.  Broadcasts go through the Redis message queue
-(channel ``shared.presence.LOBBY_CHANNEL``), so any number of lobby processes form one Wartesaal.
+may carry ``{"lang": "de"|"en"}``.  Challenges (``challenge:*``, see
+``services.lobby.challenges``) reach both sides in room ``user:<id>``.  Broadcasts go
+through the Redis message queue (channel ``shared.presence.LOBBY_CHANNEL``), so any
+number of lobby processes form one Wartesaal.
 """
