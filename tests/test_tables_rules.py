@@ -226,7 +226,11 @@ def test_leaving_loses_after_30_seconds_and_a_reload_keeps_the_table(game_servic
         waited = time.monotonic() - left
         assert 28 <= waited <= 40, waited
         assert final["result"]["reason"] == "verlassen" and final["result"]["winner"] == 1
-        assert r.hget("presence:status", a.id) is None and r.hget("presence:status", b.id) is None
+        # Both are "frei" again (written just after the state went out).
+        deadline = time.monotonic() + 5
+        while r.hmget("presence:status", [a.id, b.id]) != [None, None] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert r.hmget("presence:status", [a.id, b.id]) == [None, None]
     finally:
         ca.close()
         cb.close()
