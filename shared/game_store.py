@@ -216,3 +216,14 @@ def finished_games_of(conn: psycopg.Connection, user_id: int, limit: int = 200) 
 def user_names(conn: psycopg.Connection, user_ids: list[int]) -> dict[int, str]:
     rows = _fetch(conn, "SELECT id, name FROM users WHERE id = ANY(%s)", ([u for u in user_ids if u is not None],))
     return {r["id"]: r["name"] for r in rows}
+
+
+def people(conn: psycopg.Connection, user_ids: list[int | None], game: str) -> dict[int, dict[str, Any]]:
+    """Name and Elo in ``game`` of each user (Elo 1500, the start value, before a first rated game)."""
+    rows = _fetch(
+        conn,
+        "SELECT u.id, u.name, COALESCE(r.elo, 1500) AS elo FROM users u"
+        " LEFT JOIN ratings r ON r.user_id = u.id AND r.game = %s WHERE u.id = ANY(%s)",
+        (game, [u for u in user_ids if u is not None]),
+    )
+    return {r["id"]: {"name": r["name"], "elo": r["elo"]} for r in rows}

@@ -47,6 +47,8 @@ def test_two_clients_play_a_complete_game(game_service: ServiceProcess, pool, ga
         for seat, c in enumerate(clients):
             state = c.join(game_id)
             assert state["you"] == seat and state["view"]["seat"] == seat
+            assert [(s["user_id"], s["name"], s["elo"]) for s in state["seats"]] == [
+                (a.id, a.name, 1500), (b.id, b.name, 1500)]
         final = play_out(game_id, clients, random.Random(5))
         assert final["status"] == "finished" and final["result"]["reason"]
         row = load(pool, game_id)

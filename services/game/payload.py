@@ -16,10 +16,12 @@ from shared.games import get_game
 from shared.schemas import FINAL_POSITION_DELAY_MS
 
 
-def seats_of(row: GameRow, names: dict[int, str]) -> list[dict[str, Any]]:
+def seats_of(row: GameRow, people: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Who sits where: ``people`` maps user id → {"name", "elo"}."""
     return [
         {"user_id": None, "name": None, "elo": None, "computer": row.strength} if uid is None
-        else {"user_id": uid, "name": names.get(uid), "elo": None, "computer": None}
+        else {"user_id": uid, "name": people.get(uid, {}).get("name"), "elo": people.get(uid, {}).get("elo"),
+              "computer": None}
         for uid in row.seats
     ]
 
@@ -51,7 +53,7 @@ def moves_visible(view: dict[str, Any], engine_history: list[str]) -> list[str]:
     return engine_history
 
 
-def table_state(row: GameRow, state: Any, you: int | None, names: dict[int, str],
+def table_state(row: GameRow, state: Any, you: int | None, people: dict[int, dict[str, Any]],
                 now_ms: int | None = None) -> dict[str, Any]:
     """The ``table:state`` payload for the recipient sitting on ``you`` (None: spectator)."""
     engine = get_game(row.game)
@@ -63,7 +65,7 @@ def table_state(row: GameRow, state: Any, you: int | None, names: dict[int, str]
         "mode": row.mode,
         "rated": row.rated,
         "stake": row.stake,
-        "seats": seats_of(row, names),
+        "seats": seats_of(row, people),
         "you": you,
         "view": view,
         "clocks": clocks_of(row, state, int(time.time() * 1000) if now_ms is None else now_ms),

@@ -10,6 +10,7 @@ person: the room ``game:<id>:seat:0`` gets the view of the side to move.
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Any
 
 from flask_socketio import SocketIO
 from psycopg_pool import ConnectionPool
@@ -39,14 +40,15 @@ class TablePublisher:
     def __init__(self, socketio: SocketIO, pool: ConnectionPool) -> None:
         self.socketio = socketio
         self.pool = pool
-        self._names: OrderedDict[int, dict[int, str]] = OrderedDict()
+        self._names: OrderedDict[int, dict[int, dict[str, Any]]] = OrderedDict()
 
-    def names(self, row: GameRow) -> dict[int, str]:
-        """The players' names of a table (they do not change during a game)."""
+    def names(self, row: GameRow) -> dict[int, dict[str, Any]]:
+        """The players' names and Elo at a table, read once per table and process (the
+        Elo as it was when the game began here: the rating service changes it after the end)."""
         names = self._names.get(row.id)
         if names is None:
             with self.pool.connection() as conn:
-                names = game_store.user_names(conn, [uid for uid in row.seats if uid is not None])
+                names = game_store.people(conn, list(row.seats), row.game)
             self._names[row.id] = names
             while len(self._names) > NAMES_CACHED:
                 self._names.popitem(last=False)
