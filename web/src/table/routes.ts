@@ -46,11 +46,19 @@ const LINKS: Array<[string, TableTextKey | null]> = [
   ["#/meine-partien", "myGames"],
 ];
 
-/** The navigation between the Wartesaal and the table pages (redrawn on a language switch). */
+/** The navigation between the Wartesaal and the table pages: a row of links on wide screens,
+ * a small menu where the header has no room for them (redrawn on a language switch). */
 export function tableNav(): HTMLElement & { redraw(): void } {
   const nav = el("nav", { class: "pages", "data-testid": "pages" });
+  const links = (): HTMLAnchorElement[] =>
+    LINKS.map(([href, key]) => el("a", { href, "data-testid": `nav-${href.slice(2) || "wartesaal"}` }, key ? tt(key) : "Wartesaal"));
   const draw = (): void => {
-    nav.replaceChildren(...LINKS.map(([href, key]) => el("a", { href, "data-testid": `nav-${href.slice(2) || "wartesaal"}` }, key ? tt(key) : "Wartesaal")));
+    const menu = el("details", { class: "pages-menu" }, el("summary", { "data-testid": "pages-menu" }, `${tt("menu")} ▾`), el("div", { class: "pages-popup" }, ...links()));
+    // Choosing a page closes the menu.
+    menu.addEventListener("click", (event) => {
+      if ((event.target as Element).closest("a")) menu.open = false;
+    });
+    nav.replaceChildren(el("div", { class: "pages-row" }, ...links()), menu);
   };
   draw();
   return Object.assign(nav, { redraw: draw });

@@ -75,6 +75,7 @@ const TEXTS = {
   statistics: { de: "Statistik", en: "Statistics" },
   connectionLost: { de: "Verbindung unterbrochen – verbinde neu …", en: "Connection lost – reconnecting …" },
   help: { de: "Hilfe", en: "Help" },
+  menu: { de: "Spielen", en: "Play" },
 } as const;
 
 export type TableTextKey = keyof typeof TEXTS;
