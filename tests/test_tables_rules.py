@@ -260,3 +260,33 @@ def test_live_list_and_my_games(game_service: ServiceProcess, pool) -> None:  # 
         assert requests.get(f"{game_service.url}/api/games/987654321", timeout=10).status_code == 404
     finally:
         client.close()
+
+
+def test_ohne_uhr_ten_minutes_per_move(game_service: ServiceProcess, pool) -> None:  # noqa: ANN001
+    a, b = players(pool)
+    game_id = new_game(pool, "bullet", (a.id, b.id), clock=None)
+    client = TableClient(game_service.url, a).connect()
+    try:
+        state = client.join(game_id)
+        assert state["clocks"]["per_move_limit_ms"] == 600_000 and state["clocks"]["running"] == 0
+        assert 590_000 < state["clocks"]["remaining_ms"][0] <= 600_000
+        # Seat 0 has been thinking for eleven minutes (the clock reads the stored turn start).
+        with pool.connection() as conn:
+            conn.execute("UPDATE games SET turn_started_at = now() - interval '11 minutes' WHERE id = %s", (game_id,))
+        client.emit("table:move", {"game_id": game_id, "version": 0, "move": legal_texts(state)[0]})
+        assert client.error()["code"] == "table_finished"
+        final = client.state(game_id, lambda s: s["status"] == "finished")
+        assert final["result"]["reason"] == "zugzeit" and final["result"]["winner"] == 1
+        assert load(pool, game_id).moves == []
+    finally:
+        client.close()
+
+
+def test_leave_stops_the_updates(table) -> None:  # noqa: ANN001
+    game_id, (a, b, spectator) = table
+    spectator.emit("table:leave", {"game_id": game_id})
+    spectator.quiet(0.5)
+    move(a, game_id)
+    b.state(game_id, lambda s: s["version"] == 1)
+    spectator.quiet(1.0)
+    assert spectator.states[game_id]["version"] == 0
