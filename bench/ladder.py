@@ -98,6 +98,7 @@ def play_pairing(client: redis.Redis, app, game: str, stronger: str, weaker: str
         "score_share": round(share, 3), "wilson95": [round(low, 3), round(high, 3)],
         "mean_plies": round(sum(len(r.moves) for _, r in results) / max(1, len(results)), 1),
         "late_answers": sum(1 for t in timings if t.late > 0), "answers": len(timings),
+        "max_late_s": round(max((t.late for t in timings), default=0.0), 3),
         "rerequests": sum(r.rerequests for _, r in results), "errors": errors,
         "wall_s": round(time.monotonic() - started, 1),
     }
