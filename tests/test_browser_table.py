@@ -200,6 +200,12 @@ def test_hexagon_between_two_browsers_then_replay(browser, services, pool, shots
         bert.get_by_test_id("result-line").filter(has_text="Verloren").wait_for(timeout=14_000)  # after ten seconds
         anna.screenshot(path=str(shots / "table-hexagon-result.png"))
 
+        # After the end every position is public: ◀ now reaches back to the start at the table too.
+        for _ in range(len(script)):
+            anna.keyboard.press("ArrowLeft")
+        assert anna.locator("button.move.current").count() == 0  # the start: no move highlighted
+        assert anna.locator("circle.stone").count() == 6
+
         # Replay: to the start and forward with keys, a click in the list, the download, the link.
         anna.get_by_test_id("to-replay").click()
         anna.get_by_test_id("ply").filter(has_text=f"{len(script)} / {len(script)}").wait_for()
@@ -286,6 +292,14 @@ def test_bullet_against_the_computer_on_a_phone_held_sideways(browser, services,
         page.get_by_test_id("undo").click()
         page.wait_for_function("document.querySelectorAll('[data-testid=move]').length === 0")
         page.locator("[data-marble=C3]").wait_for()
+
+        # By touch: tap a marble, tap an arrow.
+        page.locator("[data-marble=C5]").tap()
+        page.locator("g.move-arrow[data-move='C5-D6']").tap()
+        page.get_by_test_id("move").first.filter(has_text="C5-D6").wait_for()
+        page.get_by_test_id("move").nth(1).wait_for(timeout=30_000)
+        page.get_by_test_id("undo").click()
+        page.wait_for_function("document.querySelectorAll('[data-testid=move]').length === 0")
 
         # Drag: press on a marble and pull it towards its destination.
         start = page.locator("[data-marble=C4]").bounding_box()

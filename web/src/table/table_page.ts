@@ -7,7 +7,7 @@ import { lang, onLangChange } from "../i18n";
 import type { ErrorPayload, TableSeat, TableStatePayload } from "../protocol";
 import { BoardStage } from "./board_stage";
 import { TableClock } from "./clock";
-import { gameSocket, type GameSocket } from "./game_socket";
+import { gameApi, gameSocket, type GameSocket } from "./game_socket";
 import { recordLocalResult } from "../local/record_store";
 import { MoveList } from "./move_list";
 import { requestRematch } from "./rematch";
@@ -118,6 +118,7 @@ export class TablePage {
       const delay = first ? 0 : payload.final_position_delay_ms;
       this.resultTimer = window.setTimeout(() => this.showResult(), delay);
       if (previous?.status === "running") this.recordLocal(payload);
+      if (payload.status === "finished") void this.loadAllViews();
     }
     if (!finished) {
       this.resultShown = false;
@@ -127,6 +128,18 @@ export class TablePage {
     }
     this.clock.update(payload.clocks, !finished);
     this.draw();
+  }
+
+  /** After the end every position is public: fetch them all, so ◀ ▶ reach back to the start. */
+  private async loadAllViews(): Promise<void> {
+    try {
+      const data = await gameApi<{ plies?: Array<{ ply: number; view: Record<string, unknown> }> }>(`/api/games/${this.gameId}`);
+      if (this.closed || !Array.isArray(data.plies)) return;
+      for (const entry of data.plies) if (!this.views.has(entry.ply)) this.views.set(entry.ply, entry.view);
+      this.draw();
+    } catch {
+      // Then only the positions seen during this visit can be stepped through.
+    }
   }
 
   private refused(error: ErrorPayload): void {
