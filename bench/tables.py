@@ -91,8 +91,8 @@ def echo_server(port: int) -> None:
 
 @dataclass
 class Tally:
-    # (game, version after the move) → (mover's seat, send time)
-    sent_at: dict[tuple[int, int], tuple[int | None, float]] = field(default_factory=dict)
+    # game → (mover's seat, version after the move, send time): one move in flight per game
+    sent_at: dict[int, tuple[int | None, int, float]] = field(default_factory=dict)
     round_trips_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     measuring: bool = False
@@ -167,16 +167,16 @@ class Player:
         self.version = data["version"]
         if self.you is None:
             self.you = data["you"]
-        key = (self.game_id, data["version"])
         with self.tally.lock:
-            # Only the opponent's arrival counts: the mover hears its own move first.
-            sent = self.tally.sent_at.get(key)
-            if sent is not None and sent[0] != self.you:
-                del self.tally.sent_at[key]
+            # Only the opponent's arrival counts: the mover hears its own move first.  A
+            # move that ends the game arrives with the version after the ending.
+            sent = self.tally.sent_at.get(self.game_id)
+            if sent is not None and sent[0] != self.you and data["version"] >= sent[1]:
+                del self.tally.sent_at[self.game_id]
             else:
                 sent = None
         if sent is not None and self.tally.measuring:
-            self.tally.round_trips_ms.append((now - sent[1]) * 1000)
+            self.tally.round_trips_ms.append((now - sent[2]) * 1000)
         if self.echo:
             my_turn = data["to_move"] == self.you
             moves = ["x"]
@@ -194,7 +194,7 @@ class Player:
         if version != self.version or not self.client.connected:
             return
         with self.tally.lock:
-            self.tally.sent_at[(self.game_id, version + 1)] = (self.you, time.perf_counter())
+            self.tally.sent_at[self.game_id] = (self.you, version + 1, time.perf_counter())
         self.client.emit("table:move", ({"game_id": self.game_id, "version": version, "move": text},))
 
     def close(self) -> None:
@@ -229,8 +229,9 @@ def run_games(url: str, pairs: list[tuple[int, str, str]], seconds: float, echo:
     moves = len(tally.round_trips_ms)
     time.sleep(2)  # moves still in flight are not errors yet
     with tally.lock:
-        late = {key: sent for key, (_seat, sent) in tally.sent_at.items() if time.perf_counter() - sent > 2}
-    for (game_id, version), sent in late.items():
+        late = {game: (version, sent) for game, (_seat, version, sent) in tally.sent_at.items()
+                if time.perf_counter() - sent > 2}
+    for game_id, (version, sent) in late.items():
         print(f"unanswered: game {game_id} version {version} sent {time.perf_counter() - sent:.1f} s ago",
               file=sys.stderr)
     unanswered = len(late)
@@ -310,6 +311,11 @@ def main() -> int:
         pool.close()
         with ServiceProcess("services.game", infra, "GAME_PORT", tmp / "logs", DB_POOL_MAX="20") as game:
             result["game_service"] = run_games(game.url, pairs, args.seconds, echo=False)
+            if result["game_service"]["errors"]:
+                # What the service said about it (its log goes with the temporary directory).
+                for line in game.log_path.read_text().splitlines():
+                    if '"level": "warning"' in line or '"level": "error"' in line:
+                        print(line[:2000], file=sys.stderr)
         ours, theirs = result["game_service"], result["echo"]
         if ours["p50_ms"] and theirs["p50_ms"]:
             result["ratio_p50"] = round(ours["p50_ms"] / theirs["p50_ms"], 2)

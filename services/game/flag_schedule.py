@@ -7,9 +7,9 @@ process claims each.  The claimant re-checks the clock under the table's row loc
 (``Tables.flag``), which is the only judge: an entry that was early (the player
 moved meanwhile, or clocks of two machines differ) is simply scheduled again from
 the stored table.  Every second a process looks for games created since (the lobby
-creates them without telling anyone), and every half minute it re-derives every
-running table's deadline from PostgreSQL, which also covers a restart of every
-process.
+creates them without telling anyone); at start, and then every ten minutes as a
+safety net, it re-derives every running table's deadline from PostgreSQL, which
+covers a restart of every process.
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ from shared import game_store
 KEY = "tables:flags"
 POLL_S = 0.2
 NEW_GAMES_S = 1.0  # games the lobby created since the last look get their deadline this soon
-RESYNC_S = 30.0
+# The full resync replays tables this process may not hold in memory; it is a safety
+# net (Redis lost its data) besides the one at start, so it runs rarely.
+RESYNC_S = 600.0
 
 _CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
@@ -54,13 +56,15 @@ class FlagSchedule:
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         return [int(member) for member in self._claim(keys=[KEY], args=[now_ms, limit])]
 
-    def resync(self, tables: Tables, after_id: int = 0) -> int:
+    def resync(self, tables: Tables, after_id: int = 0, pause: Callable[[float], None] = lambda s: None) -> int:
         """Derive the deadline of every running table with an id above ``after_id`` from
-        PostgreSQL; return the highest id seen."""
+        PostgreSQL; return the highest id seen.  ``pause(0)`` after each table lets the
+        sockets of this process breathe during a long resync."""
         with tables.pool.connection() as conn:
             ids = game_store.running_ids(conn, after_id)
         highest = after_id
         for game_id in ids:
+            pause(0)
             try:
                 settled = tables.current(game_id)
             except Exception:
@@ -77,7 +81,7 @@ class FlagSchedule:
         while True:
             try:
                 if time.monotonic() >= next_resync:
-                    seen = max(seen, self.resync(tables))
+                    seen = max(seen, self.resync(tables, pause=sleep))
                     next_resync = time.monotonic() + RESYNC_S
                 elif time.monotonic() >= next_new:
                     seen = max(seen, self.resync(tables, seen))
