@@ -12,6 +12,24 @@ How the browser reaches its socket — one path, two origins:
   lobby's origin (``PUBLIC_URL``; its localhost/127.0.0.1 twin in dev) and nothing
   else, so another site cannot open game sockets with a visitor's token.
 
+The tables (issue 5), one idea per module:
+
+* ``table``: the authoritative table; every action is one PostgreSQL transaction under
+  the table's row lock (parse → authorize → engine → clock → persist; a game's end
+  writes its result and the ``game_finished`` outbox event in the same transaction).
+* ``replay``: engine states rebuilt from (options, seed, moves), cached per table.
+* ``payload`` / ``publisher``: ``table:state`` per recipient, to the rooms
+  ``game:<id>:seat:<n>`` and ``game:<id>:watch`` through the Redis message queue.
+* ``flag_schedule``: flag deadlines in a Redis sorted set, claimed atomically by any
+  process, judged under the row lock (a flag falls with nobody sending anything).
+* ``seat_connections``: sockets per (game, player) across processes; a player gone
+  for 30 s loses (a local table is aborted).
+* ``computer_seat``: computer moves through ``shared.ai_protocol`` (Celery request,
+  answer stream consumed by every process in one consumer group).
+* ``player_status``: "spielt"/"frei" in the lobby's presence.
+* ``http_routes``: live games, replays, records, my games.
+* ``refusals``: what is refused and why, in German and English.
+
 Authentication: the client passes ``auth: {token, lang}`` where ``token`` is the
 signed session token the lobby issued (``shared.auth_token``); sockets without a
 valid token are refused at connect.  Events from the client carry exactly one
