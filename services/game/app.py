@@ -18,6 +18,7 @@ from psycopg_pool import ConnectionPool
 
 from services import gevent_start
 from services.ai_worker.app import app as celery_app
+from services.ai_worker.ping import SOCKETIO_CHANNEL
 from services.game import sockets
 from services.game.computer_seat import ComputerSeat
 from services.game.flag_schedule import FlagSchedule
@@ -27,7 +28,7 @@ from services.game.publisher import TablePublisher
 from services.game.replay import StateCache
 from services.game.seat_connections import SeatConnections
 from services.game.table import Settled, Tables, flag_deadline
-from services.game.wire_packet import JsonPacket
+from services.game.wire_packet import JsonPacket, JsonQueue
 from shared import ai_protocol, db, logs, outbox, settings
 from shared.health import health_blueprint, redis_check
 from shared.socket_errors import TRANSPORT_MAX_BYTES
@@ -130,7 +131,7 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     socketio = SocketIO(
         app,
         async_mode="gevent",
-        message_queue=config.redis_url,
+        client_manager=JsonQueue(config.redis_url, channel=SOCKETIO_CHANNEL),
         path=SOCKETIO_PATH,
         cors_allowed_origins=origin_check(config.lobby_url),
         max_http_buffer_size=TRANSPORT_MAX_BYTES,

@@ -1,4 +1,4 @@
-"""The Socket.IO packet class of the game service: JSON only, no search for binary parts.
+"""The game service's Socket.IO wire: JSON only, no search for binary parts.
 
 python-socketio walks every outgoing payload recursively, once per recipient socket,
 looking for ``bytes`` to send as attachments.  A table state carries an engine view
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import socketio
 from socketio.packet import Packet
 
 
@@ -20,3 +21,26 @@ class JsonPacket(Packet):
     @classmethod
     def data_is_binary(cls, data: Any) -> bool:
         return False
+
+
+class JsonQueue(socketio.RedisManager):
+    """The Redis message queue without python-socketio's binary scan of every emit.
+
+    ``PubSubManager.emit`` walks the payload with ``Packet.data_is_binary`` before
+    publishing (about 0.4 ms per table state here); this emit builds the same message
+    with ``binary`` False, delivers it to this process's sockets and publishes it to
+    the others, exactly as the library does.  Emits with a callback (none in the game
+    service) take the library's path.
+    """
+
+    def emit(self, event: str, data: Any, namespace: str | None = None, room: str | None = None,
+             skip_sid: Any = None, callback: Any = None, to: str | None = None, **kwargs: Any) -> None:
+        if callback is not None or kwargs.get("ignore_queue"):
+            return super().emit(event, data, namespace=namespace, room=room, skip_sid=skip_sid,
+                                callback=callback, to=to, **kwargs)
+        message = {"method": "emit", "event": event, "data": list(data) if isinstance(data, tuple) else [data],
+                   "binary": False, "namespace": namespace or "/", "room": to or room, "skip_sid": skip_sid,
+                   "callback": None, "host_id": self.host_id}
+        self._handle_emit(message)  # this process's sockets
+        self._publish(message)  # the other processes'
+        return None
