@@ -128,10 +128,11 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     app.extensions["redis"] = redis_client
     app.register_blueprint(health_blueprint({"postgres": lambda: db.check(pool), "redis": redis_check(redis_client)}))
 
+    queue = JsonQueue(config.redis_url, channel=SOCKETIO_CHANNEL)
     socketio = SocketIO(
         app,
         async_mode="gevent",
-        client_manager=JsonQueue(config.redis_url, channel=SOCKETIO_CHANNEL),
+        client_manager=queue,
         path=SOCKETIO_PATH,
         cors_allowed_origins=origin_check(config.lobby_url),
         max_http_buffer_size=TRANSPORT_MAX_BYTES,
@@ -148,7 +149,7 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
                                  open=True)
     app.extensions["tables_pool"] = tables_pool
     tables = Tables(tables_pool, cache)
-    publisher = TablePublisher(socketio, pool)
+    publisher = TablePublisher(socketio, pool, queue)
     answers = redis.Redis.from_url(config.redis_url, decode_responses=True, socket_timeout=10,
                                    socket_connect_timeout=2)
     computer = ComputerSeat(ai_protocol.MoveRequester(redis_client, ai_protocol.celery_sender(celery_app)), answers,

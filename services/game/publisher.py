@@ -17,6 +17,7 @@ from psycopg_pool import ConnectionPool
 
 from services.game.payload import same_device_seat, table_state
 from services.game.table import Settled
+from services.game.wire_packet import JsonQueue
 from shared import game_store
 from shared.game_store import GameRow
 from shared.games import get_game
@@ -37,8 +38,9 @@ def table_room(game_id: int) -> str:
 
 
 class TablePublisher:
-    def __init__(self, socketio: SocketIO, pool: ConnectionPool) -> None:
+    def __init__(self, socketio: SocketIO, pool: ConnectionPool, queue: JsonQueue) -> None:
         self.socketio = socketio
+        self.queue = queue
         self.pool = pool
         self._names: OrderedDict[int, dict[int, dict[str, Any]]] = OrderedDict()
 
@@ -71,17 +73,18 @@ class TablePublisher:
 
     def publish(self, settled: Settled) -> None:
         row, names = settled.row, self.names(settled.row)
+        payloads = []
         if row.mode == "same_device":
             you = same_device_seat(row, settled.state)
-            self.socketio.emit("table:state", table_state(row, settled.state, you, names), to=seat_room(row.id, 0))
+            payloads.append((table_state(row, settled.state, you, names), seat_room(row.id, 0)))
         else:
             # The side to move first: its player is the one waiting for this state.
             to_move = get_game(row.game).to_move(settled.state)
             for seat in sorted((0, 1), key=lambda s: s not in to_move):
                 if row.seats[seat] is not None:
-                    self.socketio.emit("table:state", table_state(row, settled.state, seat, names),
-                                       to=seat_room(row.id, seat))
-        self.socketio.emit("table:state", table_state(row, settled.state, None, names), to=watch_room(row.id))
+                    payloads.append((table_state(row, settled.state, seat, names), seat_room(row.id, seat)))
+        payloads.append((table_state(row, settled.state, None, names), watch_room(row.id)))
+        self.queue.emit_each("table:state", payloads)
 
     def send_to(self, sid: str, settled: Settled, user_id: int) -> None:
         """The table as ``user_id`` sees it, to one socket only."""
