@@ -10,6 +10,10 @@ returns it.  Figures:
   time): the stronger side's score share (a draw counts half).  Target ≥ 0.75.
 
 Every player gets ``budget_s`` per move (Mittel stops at its 2 plies earlier).
+
+Measured 2026-11-30, 20 games per pairing at the full 1.0 s, 2 shared cores under
+load 4–7: Stark 104k nodes/s, mean depth 4.9, 99.9 % of moves within 1.1 s (worst
+1.11 s); Stark vs Mittel 0.975 (19 wins, 1 draw), Mittel vs Leicht 1.0.
 """
 
 from __future__ import annotations
