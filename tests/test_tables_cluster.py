@@ -109,6 +109,16 @@ def test_two_processes_serve_one_table_without_races(infra: Infra, log_dir: Path
         assert set(codes) <= {"stale_version", "not_your_turn"}
         # All three sockets hold the same table.
         assert a1.states[game_id]["moves"] == a2.states[game_id]["moves"] == b2.states[game_id]["moves"] == row.moves
+        # Both processes watch the flags of every table: a flag falls once, one game_finished event.
+        flagged = new_game(pool, "hexagon", (a.id, b.id), clock={"base_ms": 1500, "inc_ms": 0})
+        a1.join(flagged)
+        b2.join(flagged)
+        assert b2.state(flagged, lambda s: s["status"] == "finished", timeout=15)["result"]["reason"] == "zeit"
+        time.sleep(1.0)
+        with pool.connection() as conn:
+            events = conn.execute("SELECT count(*) AS n FROM outbox WHERE type = 'game_finished'"
+                                  " AND (payload->>'game_id')::bigint = %s", (flagged,)).fetchone()["n"]
+        assert events == 1
     finally:
         for c in clients:
             c.close()
