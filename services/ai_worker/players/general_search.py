@@ -5,7 +5,10 @@ Perfect-information Monte Carlo: each sample is one guess at the enemy's hidden 
 it and answered by the enemy's best reply (two plies, so a piece left next to a
 stronger one, or walking into a guessed Mine, costs what it would cost), and each
 reply by our best strike back at the replying piece (a covered piece counts as
-covered: a cheap third ply, :func:`answer_gain`).  A move's
+covered: a cheap third ply, :func:`answer_gain`).  The sampled enemy picks its strikes
+on our hidden pieces from what it can know (:func:`enemy_guess_table`), not from the
+sample's true ranks — otherwise every sample would have it hit exactly our weakest
+pieces and Stark would freeze.  A move's
 value is its mean over the samples: an attack on an unknown piece thereby weighs
 every rank the piece might have by how likely it is.
 
@@ -22,7 +25,7 @@ from services.ai_worker.players.general_belief import Belief, sampled_state
 from shared.games.general import moves as fast
 from shared.games.general.board import NEIGHBOURS
 from shared.games.general.pieces import ATTACKER_WINS, BOTH_LOSE, FLAG, MOVABLE_MAX, fight
-from shared.games.general.state import REVEALED, State
+from shared.games.general.state import MOVED, REVEALED, State
 
 WIN = 100.0
 # Material per rank code (index 0 unused): Spion is worth more than its rank because it
@@ -163,23 +166,70 @@ def answer_gain(st: State, reply: int, me: int) -> float:
     return best
 
 
-def reply_value(child: State, me: int, flags: tuple[int, int]) -> tuple[float, int]:
+def enemy_guess_table(belief: Belief) -> tuple[tuple[float, float], ...]:
+    """What the enemy can expect, as material for us, from striking one of our
+    unrevealed pieces with a piece of rank ``a`` (index), for an unmoved and a moved
+    target: it knows only the counts of our hidden ranks, not which is where.  In a
+    sample the enemy would otherwise see our true ranks and strike exactly our weak
+    pieces; choosing its reply by this table keeps it as blind as the real one."""
+    hidden_all: dict[int, int] = {}
+    hidden_moved: dict[int, int] = {}
+    for square, rank in belief.own.items():
+        bits = belief.own_flags.get(square, 0)
+        if bits & REVEALED:
+            continue
+        hidden_all[rank] = hidden_all.get(rank, 0) + 1
+        if bits & MOVED:
+            hidden_moved[rank] = hidden_moved.get(rank, 0) + 1
+    table = []
+    for a in range(13):
+        row = []
+        for pool in (hidden_all, hidden_moved or hidden_all):
+            total = sum(pool.values())
+            expected = 0.0
+            if 0 < a <= MOVABLE_MAX and total:
+                for r, count in pool.items():
+                    result = fight(a, r)
+                    if r == FLAG:
+                        loss = WIN
+                    elif result == ATTACKER_WINS:
+                        loss = VALUE[r]
+                    elif result == BOTH_LOSE:
+                        loss = VALUE[r] - VALUE[a]
+                    else:
+                        loss = -VALUE[a]
+                    expected -= loss * count / total
+            row.append(expected)
+        table.append((row[0], row[1]))
+    return tuple(table)
+
+
+def reply_value(
+    child: State, me: int, flags: tuple[int, int], guess: tuple[tuple[float, float], ...] | None = None
+) -> tuple[float, int]:
     """(value for ``me`` after the enemy's best reply in ``child`` and our best strike
-    back at the replying piece, positions weighed)."""
+    back at the replying piece, positions weighed).  With ``guess`` the enemy picks
+    its strikes on our hidden pieces by :func:`enemy_guess_table`; the value is what
+    the chosen reply truly does in the sample."""
     base = evaluate(child, me, flags)
     if child.outcome is not None:
         return base, 0
     replies = fast.fast_moves(child)
     if not replies:
         return base, 0
-    worst = WIN * 4
+    board, piece_flags, ranks = child.board, child.flags, child.ranks
+    chosen_seen = chosen_true = WIN * 4
     for reply in replies:
-        value = reply_delta(child, reply, me, flags)
-        if value > -WIN:
-            value += answer_gain(child, reply, me)
-        if value < worst:
-            worst = value
-    return base + worst, len(replies)
+        true = reply_delta(child, reply, me, flags)
+        if true > -WIN:
+            true += answer_gain(child, reply, me)
+        seen = true
+        target = board[reply % 100]
+        if guess is not None and target and not piece_flags[target - 1] & REVEALED:
+            seen = guess[ranks[board[reply // 100] - 1]][1 if piece_flags[target - 1] & MOVED else 0]
+        if seen < chosen_seen:
+            chosen_seen, chosen_true = seen, true
+    return base + chosen_true, len(replies)
 
 
 def pimc(
@@ -198,6 +248,7 @@ def pimc(
     totals = dict.fromkeys(root_moves, 0.0)
     done = 0
     nodes = 0
+    guess = None
     me = belief.seat
     while max_samples is None or done < max_samples:
         if time.monotonic() >= deadline:
@@ -206,11 +257,13 @@ def pimc(
         if st.outcome is not None:
             break
         flags = flag_ids(st)
+        if guess is None:
+            guess = enemy_guess_table(belief)
         sample_values = {}
         for move in root_moves:
             if time.monotonic() >= deadline:
                 break
-            value, made = reply_value(fast.fast_apply(st, move), me, flags)
+            value, made = reply_value(fast.fast_apply(st, move), me, flags, guess)
             sample_values[move] = value
             nodes += made + 1
         if len(sample_values) < len(root_moves):
