@@ -117,7 +117,7 @@ def test_two_processes_serve_one_table_without_races(infra: Infra, log_dir: Path
         time.sleep(1.0)
         with pool.connection() as conn:
             events = conn.execute("SELECT count(*) AS n FROM outbox WHERE type = 'game_finished'"
-                                  " AND (payload->>'game_id')::bigint = %s", (flagged,)).fetchone()["n"]
+                                  " AND payload->>'game_id' = %s", (str(flagged),)).fetchone()["n"]
         assert events == 1
     finally:
         for c in clients:

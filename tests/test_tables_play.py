@@ -59,7 +59,7 @@ def test_two_clients_play_a_complete_game(game_service: ServiceProcess, pool, ga
         assert len(row.move_times) == len(row.moves) and row.remaining_ms[0] > 0
         with pool.connection() as conn:
             event = conn.execute("SELECT payload FROM outbox WHERE type = 'game_finished'"
-                                 " AND (payload->>'game_id')::bigint = %s", (game_id,)).fetchall()
+                                 " AND payload->>'game_id' = %s", (str(game_id),)).fetchall()
         assert len(event) == 1 and event[0]["payload"]["plies"] == len(row.moves)
         assert event[0]["payload"]["seats"] == [a.id, b.id] and event[0]["payload"]["mode"] == "wartesaal"
         # Replay and record over HTTP.
