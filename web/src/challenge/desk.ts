@@ -31,7 +31,12 @@ export class ChallengeDesk {
   ) {
     this.root = el("section", { class: "card challenges", hidden: true }, el("h2", {}, ct("challenges")), this.list);
     socket.on("challenge:update", ({ challenge }) => this.update(challenge));
-    socket.on("challenge:started", ({ game_id }) => {
+    socket.on("challenge:started", ({ challenge_id, game_id }) => {
+      // The panel has done its job; left open it would cover the table's side panel.
+      this.previews.get(challenge_id)?.destroy();
+      this.previews.delete(challenge_id);
+      this.challenges.delete(challenge_id);
+      this.render();
       location.hash = `#/partie/${game_id}`;
     });
     onLangChange(() => this.render());
