@@ -292,9 +292,10 @@ RECORDS.update(
                 "TableClocks",
                 "Server time is the truth: remaining_ms as of server_now_ms; the running seat's clock counts down"
                 " from there. Without a clock per_move_limit_ms is set and remaining_ms is the time left for the"
-                " current move.",
+                " current move. pause_until_ms: when a pause between rounds ends by itself (both clocks stand"
+                " still until then).",
                 {"remaining_ms": ListOf(Int()), "running": Optional(Int()), "server_now_ms": Int(),
-                 "per_move_limit_ms": Optional(Int())},
+                 "per_move_limit_ms": Optional(Int()), "pause_until_ms": Optional(Int())},
             ),
             Record(
                 "TableOffers",

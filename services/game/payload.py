@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from services.game.move_limits import per_move_limit_ms
+from services.game.round_pause import pause_deadline
 from services.game.table import clock_seat, has_time_limit
 from shared import clock
 from shared.game_store import GameRow
@@ -27,7 +29,14 @@ def seats_of(row: GameRow, people: dict[int, dict[str, Any]]) -> list[dict[str, 
 
 
 def clocks_of(row: GameRow, state: Any, now_ms: int) -> dict[str, Any]:
-    """Clocks as of ``now_ms``: the running seat's clock already charged for its turn so far."""
+    """Clocks as of ``now_ms``: the running seat's clock already charged for its turn so far,
+    and when a round pause ends by itself (the countdown the table shows)."""
+    pause_end = pause_deadline(row, state)
+    pause = {"pause_until_ms": int(pause_end.timestamp() * 1000) if pause_end is not None else None}
+    return clocks_without_pause(row, state, now_ms) | pause
+
+
+def clocks_without_pause(row: GameRow, state: Any, now_ms: int) -> dict[str, Any]:
     running = clock_seat(row, state) if has_time_limit(row) else None
     elapsed = max(0, now_ms - int(row.turn_started_at.timestamp() * 1000))
     if row.clock is not None:
@@ -35,11 +44,11 @@ def clocks_of(row: GameRow, state: Any, now_ms: int) -> dict[str, Any]:
         if running is not None:
             remaining[running] = clock.time_left_ms(row.clock, remaining[running], elapsed)
         return {"remaining_ms": remaining, "running": running, "server_now_ms": now_ms, "per_move_limit_ms": None}
-    if row.mode == "wartesaal":  # ohne Uhr: ten minutes per move
-        limit = clock.PER_MOVE_LIMIT_MS
+    limit = per_move_limit_ms(row)
+    if limit is not None:  # ohne Uhr: the game's allowance per move
         remaining = [limit, limit]
         if running is not None:
-            remaining[running] = clock.time_left_ms(None, None, elapsed)
+            remaining[running] = max(0, limit - elapsed)
         return {"remaining_ms": remaining, "running": running, "server_now_ms": now_ms, "per_move_limit_ms": limit}
     return {"remaining_ms": [], "running": None, "server_now_ms": now_ms, "per_move_limit_ms": None}
 

@@ -16,6 +16,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "not_your_turn": ("Du bist nicht am Zug.", "It is not your turn."),
     "stale_version": ("Die Partie hat sich inzwischen geändert; hier ist der aktuelle Stand.",
                       "The game has changed meanwhile; here is the current state."),
+    "round_pause_countdown": ("Die Rundentafel läuft; die nächste Runde beginnt von selbst.",
+                              "The round table is showing; the next round starts by itself."),
     "computer_thinking": ("Der Computer ist am Zug.", "It is the computer's turn."),
     "no_offer": ("Es liegt kein solches Angebot vor.", "There is no such offer."),
     "own_offer": ("Das ist dein eigenes Angebot.", "That is your own offer."),

@@ -26,6 +26,7 @@ from psycopg_pool import ConnectionPool
 
 from services.game.refusals import TableRefusal
 from services.game.replay import StateCache
+from services.game.round_pause import in_round_pause, pause_deadline, pause_end_move, player_may_end_pause
 from shared import clock, game_store, outbox
 from shared.game_store import GameRow
 from shared.games import get_game
@@ -80,7 +81,11 @@ def has_time_limit(row: GameRow) -> bool:
 
 
 def flag_deadline(row: GameRow, state: Any) -> dt.datetime | None:
-    """When the side to move loses on time if it does not move (None: nothing runs)."""
+    """When the side to move loses on time if it does not move, or when a round pause
+    ends by itself (None: nothing runs)."""
+    pause_end = pause_deadline(row, state)
+    if pause_end is not None:
+        return pause_end
     seat = clock_seat(row, state)
     if seat is None or not has_time_limit(row) or row.seats[seat] is None:
         return None
@@ -122,6 +127,9 @@ class Tables:
                 raise TableRefusal("unknown_table")
             state = self.cache.state(row)
             now = now_utc()
+            written = self._end_pause_if_due(conn, row, state, now)
+            if written is not None:  # the action then meets the next round, at the new version
+                row, state = written.row, written.state
             settled = self._flag_if_due(conn, row, state, now)
             if settled is None:
                 try:
@@ -134,11 +142,22 @@ class Tables:
                         raise
             else:
                 refusal = TableRefusal("table_finished", current_game_id=game_id)
-        if settled.row is not row:  # something was written
+        if written is not None and settled.row is row:
+            settled = written  # only the pause ended: that is what the others must hear
+        if settled.row is not row or written is not None:  # something was written
             self.on_settled(settled)
         if refusal is not None:
             raise refusal
         return settled
+
+    def _end_pause_if_due(self, conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled | None:
+        """A round pause whose countdown ran out: the table plays the move that ends it."""
+        deadline = pause_deadline(row, state)
+        if deadline is None or now < deadline:
+            return None
+        text = pause_end_move(row, state)
+        new_state = get_game(row.game).apply(state, text, None)
+        return self._after_move(conn, row, state, new_state, now, None, text, 0, False)
 
     def _flag_if_due(self, conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled | None:
         deadline = flag_deadline(row, state)
@@ -204,6 +223,13 @@ class Tables:
             engine = get_game(row.game)
             to_move = engine.to_move(state)
             movers = [s for s in seats if s in to_move]
+            clock_ran = len(to_move) == 1
+            if in_round_pause(row, state):
+                # Nobody is to move: the Rundentafel shows.  At local tables the player
+                # ends it; in Wartesaal games the countdown does (both clocks stand still).
+                if not player_may_end_pause(row):
+                    raise TableRefusal("round_pause_countdown")
+                movers, clock_ran = seats[:1], False
             if not movers:
                 computer_turn = any(row.seats[s] is None for s in to_move)
                 raise TableRefusal("computer_thinking" if computer_turn else "not_your_turn")
@@ -214,11 +240,11 @@ class Tables:
                 new_state = engine.apply(state, parsed, seat)
             except GameError as exc:
                 raise TableRefusal(exc.code, de=exc.de, en=exc.en) from None
-            return self._after_move(conn, row, state, new_state, now, seat, canonical, lag_ms, len(to_move) == 1)
+            return self._after_move(conn, row, state, new_state, now, seat, canonical, lag_ms, clock_ran)
 
         return self._locked(game_id, act)
 
-    def _after_move(self, conn: Any, row: GameRow, state: Any, new_state: Any, now: dt.datetime, seat: int,
+    def _after_move(self, conn: Any, row: GameRow, state: Any, new_state: Any, now: dt.datetime, seat: int | None,
                     text: str, lag_ms: int, clock_ran: bool) -> Settled:
         remaining = list(row.remaining_ms) if row.remaining_ms is not None else None
         quotas = list(row.lag_quota_ms)

@@ -102,12 +102,13 @@ export interface TableSeat {
   computer: "leicht" | "mittel" | "stark" | null;
 }
 
-/** Server time is the truth: remaining_ms as of server_now_ms; the running seat's clock counts down from there. Without a clock per_move_limit_ms is set and remaining_ms is the time left for the current move. */
+/** Server time is the truth: remaining_ms as of server_now_ms; the running seat's clock counts down from there. Without a clock per_move_limit_ms is set and remaining_ms is the time left for the current move. pause_until_ms: when a pause between rounds ends by itself (both clocks stand still until then). */
 export interface TableClocks {
   remaining_ms: number[];
   running: number | null;
   server_now_ms: number;
   per_move_limit_ms: number | null;
+  pause_until_ms: number | null;
 }
 
 /** An open offer names the seat that made it. */
