@@ -24,6 +24,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from services.game.move_limits import minutes_text, per_move_limit_ms
 from services.game.refusals import TableRefusal
 from services.game.replay import StateCache
 from services.game.round_pause import in_round_pause, pause_deadline, pause_end_move, player_may_end_pause
@@ -67,6 +68,18 @@ def result_of(reason: str, winner: int | None) -> dict[str, Any]:
     return {"winner": winner, "reason": reason, "de": de, "en": en, "score": None}
 
 
+def time_result(row: GameRow, loser: int) -> dict[str, Any]:
+    """Lost on time: the chess clock fell (``zeit``) or the move time ran out (``zugzeit``)."""
+    limit = per_move_limit_ms(row)
+    if row.clock is not None or limit is None:
+        return result_of("zeit", 1 - loser)
+    result = result_of("zugzeit", 1 - loser)
+    # The allowance differs by game (Battlegeneral: five minutes), so the text names it.
+    de, en = minutes_text(limit)
+    result["de"], result["en"] = f"Zugzeit überschritten ({de})", f"Move time exceeded ({en})"
+    return result
+
+
 def clock_seat(row: GameRow, state: Any) -> int | None:
     """The seat whose clock runs: the single seat to move (none during a simultaneous setup)."""
     if not row.running:
@@ -76,8 +89,8 @@ def clock_seat(row: GameRow, state: Any) -> int | None:
 
 
 def has_time_limit(row: GameRow) -> bool:
-    """A clock, or (Wartesaal games ohne Uhr) the ten-minute limit per move."""
-    return row.clock is not None or row.mode == "wartesaal"
+    """A clock, or (Wartesaal games ohne Uhr) the game's limit per move."""
+    return row.clock is not None or per_move_limit_ms(row) is not None
 
 
 def flag_deadline(row: GameRow, state: Any) -> dt.datetime | None:
@@ -89,8 +102,13 @@ def flag_deadline(row: GameRow, state: Any) -> dt.datetime | None:
     seat = clock_seat(row, state)
     if seat is None or not has_time_limit(row) or row.seats[seat] is None:
         return None
-    remaining = row.remaining_ms[seat] if row.remaining_ms is not None else None
-    after = clock.flag_after_ms(row.clock, remaining, row.lag_quota_ms[seat])
+    if row.clock is None:
+        limit = per_move_limit_ms(row)
+        assert limit is not None
+        after = limit + min(max(0, row.lag_quota_ms[seat]), clock.MAX_GRACE_MS)
+    else:
+        remaining = row.remaining_ms[seat] if row.remaining_ms is not None else None
+        after = clock.flag_after_ms(row.clock, remaining, row.lag_quota_ms[seat])
     return row.turn_started_at + dt.timedelta(milliseconds=after)
 
 
@@ -165,12 +183,11 @@ class Tables:
             return None
         seat = clock_seat(row, state)
         assert seat is not None
-        reason = "zeit" if row.clock is not None else "zugzeit"
         remaining = list(row.remaining_ms) if row.remaining_ms is not None else None
         if remaining is not None:
             remaining[seat] = 0
         return self._finish(conn, dataclasses.replace(row, remaining_ms=remaining), state, now,
-                            result_of(reason, 1 - seat))
+                            time_result(row, seat))
 
     def _finish(self, conn: Any, row: GameRow, state: Any, now: dt.datetime, result: dict[str, Any],
                 status: str = "finished") -> Settled:
@@ -218,10 +235,10 @@ class Tables:
             self._require_running(row)
             seats = [s for s, uid in enumerate(row.seats) if uid is None] if user_id is None \
                 else self._human_seats(row, user_id)
-            if version != row.version:
-                raise TableRefusal("stale_version", current_game_id=row.id)
             engine = get_game(row.game)
             to_move = engine.to_move(state)
+            if version != row.version and not _setup_overtaken(engine, state, row, seats, version):
+                raise TableRefusal("stale_version", current_game_id=row.id)
             movers = [s for s in seats if s in to_move]
             clock_ran = len(to_move) == 1
             if in_round_pause(row, state):
@@ -252,13 +269,14 @@ class Tables:
         if clock_ran:
             timing = clock.on_move(row.clock, remaining[seat] if remaining else None, quotas[seat],
                                    _ms(now - row.turn_started_at), lag_ms)
-            if timing.flagged and has_time_limit(row):
+            limit = per_move_limit_ms(row)
+            flagged = timing.flagged if row.clock is not None else limit is not None and timing.spent_ms > limit
+            if flagged:
                 # The move came after the flag fell (inside the grace the flag scheduler had not fired yet).
                 if remaining is not None:
                     remaining[seat] = 0
-                reason = "zeit" if row.clock is not None else "zugzeit"
                 return self._finish(conn, dataclasses.replace(row, remaining_ms=remaining), state, now,
-                                    result_of(reason, 1 - seat))
+                                    time_result(row, seat))
             spent = timing.spent_ms
             quotas[seat] = timing.quota_ms
             if remaining is not None:
@@ -440,6 +458,18 @@ class Tables:
         settled = Settled(row, self.cache.state(row), started_now=True)
         self.on_settled(settled)
         return settled
+
+
+def _setup_overtaken(engine: Any, state: Any, row: GameRow, seats: list[int], version: int) -> bool:
+    """A setup action sent before the opponent's own setup actions arrived: still valid.
+
+    During a setup phase (Battlegeneral: both seats place their pieces at once) the
+    other seat's actions move the version on without touching what this seat acts on
+    (its own half, which the engine checks), so such a version is no reason to refuse.
+    Elsewhere a move must see the table as it stands."""
+    if version >= row.version or len(seats) != 1:
+        return False
+    return engine.view(state, seats[0]).get("phase") == "setup"
 
 
 def _last_index_of(move_seats: list[int | None], seat: int | None) -> int | None:
