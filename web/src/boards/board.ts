@@ -21,6 +21,8 @@ export interface BoardContext {
   interactive: boolean;
   /** The last move played (notation), to mark it; null at the start. */
   lastMove: string | null;
+  /** During a pause between rounds that ends by itself: the time left (ms); otherwise absent or null. */
+  pauseLeftMs?: number | null;
 }
 
 /** A switch the board offers under the table (Hilfe an, Gefahr an, Feldnamen …). */

@@ -236,7 +236,9 @@ export class TablePage {
     const following = ply === state.moves.length;
     const view = following ? state.view : this.views.get(ply) ?? state.view;
     const interactive = following && state.status === "running" && state.you !== null && Array.isArray(state.view.legal_moves) && (state.view.legal_moves as unknown[]).length > 0;
-    this.stage.render(view, { you: state.you, interactive, lastMove: ply > 0 ? state.moves[ply - 1] : null });
+    const pauseUntil = state.clocks.pause_until_ms;
+    const pauseLeftMs = following && pauseUntil !== null ? pauseUntil - state.clocks.server_now_ms : null;
+    this.stage.render(view, { you: state.you, interactive, lastMove: ply > 0 ? state.moves[ply - 1] : null, pauseLeftMs });
     this.moveList.render(state.moves, ply, (p) => this.views.has(p));
     this.drawPlayers();
     this.drawStatus(interactive);
