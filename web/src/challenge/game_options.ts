@@ -85,9 +85,16 @@ export const GAMES: Record<string, GameInfo> = {
       },
     ],
   },
+  hanse: {
+    title: "⚖ Battlehanse",
+    untimedAllowed: true,
+    seats: [l("Spieler 1", "Player 1"), l("Spieler 2", "Player 2")],
+    // A match is won with two Ratssiegel (the engine's default); no other choice here.
+    options: [],
+  },
 };
 
 /** The games a player can be challenged to from the list (the others plug in with their boards). */
-export const CHALLENGE_GAMES = ["hexagon", "bullet"] as const;
+export const CHALLENGE_GAMES = ["hexagon", "bullet", "hanse"] as const;
 
 export const CLOCKS = ["3+2", "5+3", "10+5", "15+10", "ohne"] as const;

@@ -46,6 +46,7 @@ const GAME_OPTIONS: Record<string, Array<{ key: string; label: "map" | "endRule"
       { value: "100", de: "100 Züge", en: "100 moves" },
     ] },
   ],
+  hanse: [], // two Ratssiegel win a match (the engine's default)
 };
 
 const CLOCKS: Array<[string, TableClockSetting | null]> = [
@@ -192,7 +193,7 @@ export class StartPanel {
         socket.on("table:state", onState);
         socket.on("error", onError);
         socket.emit("table:new_local", {
-          game: this.game as "hexagon" | "bullet",
+          game: this.game as "hexagon" | "bullet" | "hanse",
           mode: this.mode,
           options,
           strength: this.mode === "computer" ? strength : null,
