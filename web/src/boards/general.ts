@@ -1,0 +1,328 @@
+// Battlegeneral (seed 002) as a 10×10 SVG board with a side panel. The view is the
+// seat's own (shared/games/general/view.py): own ranks, of the enemy only "moved",
+// "ran like a scout" and ranks shown in fights. Every click becomes one of the view's
+// `moves` texts — setup (`setze`, `entferne`, `aufstellung`, `spiegeln`, `fertig`) or
+// play (`a4-a5`) — so the board never decides a rule itself.
+import { el } from "../dom";
+import { lang } from "../i18n";
+import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, svg } from "./board";
+import { type KnownPiece, type Knowledge, SEAT_NAMES, TOKENS, cardInfo, rankName } from "./general_info";
+import "./general.css";
+
+const CELL = 40;
+const FILES = "abcdefghij";
+const PRESETS_AFTER_MS = 3000; // "nach kurzer Zeit" the Standard-Aufstellungen appear
+const LONG_PRESS_MS = 450;
+
+interface GeneralMove {
+  text: string;
+  effect: { kind?: string; from?: string; to?: string; piece?: number; attack?: boolean; square?: string };
+}
+
+interface SetupView {
+  ready: boolean[];
+  own: Record<string, string> | null;
+  next_piece: string | null;
+  remaining: Record<string, number> | null;
+  standard_setups: string[];
+}
+
+interface PieceView extends KnownPiece {
+  square: string;
+}
+
+const T = {
+  setupTitle: { de: "Aufstellung", en: "Setup" },
+  setupHint: { de: "Klicke ein leeres Feld deiner Hälfte: dort steht dann die nächste Figur. Ein Klick auf eine gesetzte Figur nimmt sie zurück.", en: "Click an empty square of your half to place the next piece; click a placed piece to take it back." },
+  next: { de: "Nächste Figur", en: "Next piece" },
+  presets: { de: "Standard-Aufstellungen", en: "Standard setups" },
+  mirror: { de: "Spiegeln", en: "Mirror" },
+  ready: { de: "Fertig", en: "Done" },
+  waiting: { de: "Du bist fertig. Warte auf den Gegner …", en: "You are done. Waiting for the opponent …" },
+  opponentReady: { de: "Der Gegner ist fertig.", en: "The opponent is ready." },
+  opponentSetting: { de: "Der Gegner stellt noch auf.", en: "The opponent is still setting up." },
+  captured: { de: "Geschlagen", en: "Captured" },
+  fight: { de: "Kampf", en: "Fight" },
+  against: { de: "gegen", en: "against" },
+} as const;
+
+function t(key: keyof typeof T): string {
+  return T[key][lang()];
+}
+
+function squareParts(name: string): [number, number] {
+  return [FILES.indexOf(name[0]), Number(name.slice(1))];
+}
+
+class GeneralBoard implements Board {
+  readonly toggles = [];
+  readonly turnForSecondSeat = true; // Blue stands at the top (rows 7–10)
+  private readonly root = el("div", { class: "general-board" });
+  private readonly drawing: SVGSVGElement;
+  private readonly panel = el("div", { class: "general-panel", "data-testid": "general-panel" });
+  private readonly card = el("div", { class: "general-card", "data-testid": "card-info", hidden: true });
+  private view: GameView = {};
+  private context: BoardContext = { you: null, interactive: false, lastMove: null };
+  private flipped = false;
+  private selected: string | null = null;
+  private sentFor: GameView | null = null; // the view a move was sent from: no second move until a new one
+  private sentAnswered = false; // the table re-renders once while sending; a later redraw of that view is a refusal
+  private setupSince: number | null = null;
+  private presetTimer = 0;
+  private pressTimer = 0;
+  private pressedLong = false;
+
+  constructor(private readonly host: BoardHost) {
+    this.drawing = svg("svg", { class: "board general", viewBox: `0 0 ${10 * CELL} ${10 * CELL}`, "data-testid": "board" });
+    this.root.append(this.drawing, this.panel, this.card);
+    host.element.replaceChildren(this.root);
+    this.drawing.addEventListener("click", (event) => this.clicked(event));
+    this.drawing.addEventListener("pointerover", (event) => this.hover(event));
+    this.drawing.addEventListener("pointerleave", () => (this.card.hidden = true));
+    this.drawing.addEventListener("pointerdown", (event) => this.pressStart(event));
+    this.drawing.addEventListener("pointerup", () => window.clearTimeout(this.pressTimer));
+    this.drawing.addEventListener("contextmenu", (event) => event.preventDefault());
+  }
+
+  render(view: GameView, context: BoardContext): void {
+    if (view !== this.view || this.sentAnswered) {
+      this.sentFor = null;
+      this.sentAnswered = false;
+    }
+    this.view = view;
+    this.context = context;
+    if (view.phase === "setup" && this.setupSince === null) {
+      this.setupSince = Date.now();
+      this.presetTimer = window.setTimeout(() => this.draw(), PRESETS_AFTER_MS);
+    }
+    if (!this.moves().some((m) => m.effect.from === this.selected)) this.selected = null;
+    this.draw();
+  }
+
+  setFlipped(flipped: boolean): void {
+    this.flipped = flipped;
+    this.draw();
+  }
+
+  setToggle(): void {
+    // Battlegeneral has no switches.
+  }
+
+  destroy(): void {
+    window.clearTimeout(this.presetTimer);
+    window.clearTimeout(this.pressTimer);
+    this.host.element.replaceChildren();
+  }
+
+  // ---- what the view says -----------------------------------------------------------
+  /** The seat's legal moves, when it may act now (the table's `interactive` does not know `moves`). */
+  private moves(): GeneralMove[] {
+    const moves = this.view.moves;
+    const mine = this.context.you !== null && this.view.seat === this.context.you && this.view.phase !== "over";
+    if (!mine || !Array.isArray(moves) || this.sentFor === this.view) return [];
+    return moves as GeneralMove[];
+  }
+
+  private setup(): SetupView | null {
+    return this.view.phase === "setup" ? (this.view.setup as SetupView) : null;
+  }
+
+  private pieces(): PieceView[] {
+    return Array.isArray(this.view.pieces) ? (this.view.pieces as PieceView[]) : [];
+  }
+
+  private knowledge(): Knowledge {
+    const captured = Array.isArray(this.view.captured) ? (this.view.captured as Knowledge["captured"]) : [[], []];
+    return { you: this.context.you, pieces: this.pieces(), captured };
+  }
+
+  private play(text: string): void {
+    this.sentFor = this.view;
+    this.sentAnswered = false;
+    this.selected = null;
+    this.draw();
+    this.host.onMove(text);
+    this.sentAnswered = true;
+  }
+
+  // ---- drawing ----------------------------------------------------------------------
+  private xy(square: string): [number, number] {
+    const [file, row] = squareParts(square);
+    return this.flipped ? [(9 - file) * CELL, (row - 1) * CELL] : [file * CELL, (10 - row) * CELL];
+  }
+
+  private draw(): void {
+    const lakes = new Set(Array.isArray(this.view.lakes) ? (this.view.lakes as string[]) : []);
+    const moves = this.moves();
+    const targets = new Map(moves.filter((m) => m.effect.from === this.selected && this.selected !== null).map((m) => [m.effect.to!, m]));
+    const last = this.view.last_move as { from: string; to: string } | null | undefined;
+    const nodes: SVGElement[] = [];
+    for (let row = 1; row <= 10; row++) {
+      for (let file = 0; file < 10; file++) {
+        const name = `${FILES[file]}${row}`;
+        const [x, y] = this.xy(name);
+        const classes = ["square", lakes.has(name) ? "lake" : (file + row) % 2 ? "light" : "dark"];
+        if (last && (last.from === name || last.to === name)) classes.push("last-move");
+        if (targets.has(name)) classes.push(targets.get(name)!.effect.attack ? "target attack" : "target");
+        nodes.push(svg("rect", { x, y, width: CELL, height: CELL, class: classes.join(" "), "data-square": name }));
+      }
+    }
+    const setup = this.setup();
+    if (setup) {
+      for (const [square, token] of Object.entries(setup.own ?? {})) nodes.push(this.pieceNode(square, this.context.you ?? 0, token, []));
+    } else {
+      for (const piece of this.pieces()) {
+        const marks = [piece.scouted ? "scouted" : piece.moved ? "moved" : "", piece.revealed ? "revealed" : ""].filter(Boolean);
+        if (piece.square === this.selected) marks.push("selected");
+        nodes.push(this.pieceNode(piece.square, piece.owner, piece.rank, marks, piece.id));
+      }
+    }
+    this.drawing.classList.toggle("interactive", moves.length > 0);
+    this.drawing.replaceChildren(...nodes);
+    this.drawPanel(setup);
+  }
+
+  private pieceNode(square: string, owner: number, rank: string | null, marks: string[], id?: number): SVGElement {
+    const [x, y] = this.xy(square);
+    const group = svg("g", { class: ["piece", owner === 0 ? "red" : "blue", rank === null ? "hidden-rank" : "", ...marks].filter(Boolean).join(" "), "data-square": square, "data-owner": owner, "data-rank": rank ?? "" });
+    if (id !== undefined) group.setAttribute("data-piece", String(id));
+    group.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 5 }));
+    if (rank !== null) group.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 6 }, rank === "B" ? "💣" : rank === "F" ? "⚑" : rank));
+    if (marks.includes("scouted")) group.append(svg("text", { x: x + CELL - 9, y: y + 13, class: "mark" }, "»"));
+    else if (marks.includes("moved") && rank === null) group.append(svg("circle", { cx: x + CELL - 9, cy: y + 9, r: 3, class: "mark" }));
+    return group;
+  }
+
+  private drawPanel(setup: SetupView | null): void {
+    const language = lang();
+    const parts: Node[] = [];
+    if (setup) parts.push(...this.setupPanel(setup));
+    else {
+      const fight = this.lastFight();
+      if (fight) parts.push(el("p", { class: "general-fight", "data-testid": "fight" }, fight));
+      const captured = this.knowledge().captured;
+      for (const seat of [0, 1]) {
+        const tokens = [...(captured[seat] ?? [])].map((p) => p.rank).sort((a, b) => TOKENS.indexOf(a as never) - TOKENS.indexOf(b as never));
+        parts.push(el("p", { class: "general-captured", "data-testid": `captured-${seat}` },
+          `${t("captured")} ${SEAT_NAMES[seat][language]} (${tokens.length}): ${tokens.map((r) => rankName(r, language)).join(", ") || "–"}`));
+      }
+    }
+    this.panel.replaceChildren(...parts);
+  }
+
+  /** The last move's fight, both ranks (public to both; the history annotates it "a4xa5 (7:5)"). */
+  private lastFight(): string | null {
+    const last = this.view.last_move as { seat: number; fight: boolean } | null | undefined;
+    const history = Array.isArray(this.view.history) ? (this.view.history as string[]) : [];
+    const match = last?.fight ? /\((\w+):(\w+)\)$/.exec(history.at(-1) ?? "") : null;
+    if (!last || !match) return null;
+    const language = lang();
+    const [, attacker, defender] = match;
+    return `${t("fight")}: ${rankName(attacker, language)} (${attacker}, ${SEAT_NAMES[last.seat][language]}) ${t("against")} ${rankName(defender, language)} (${defender}, ${SEAT_NAMES[1 - last.seat][language]})`;
+  }
+
+  private setupPanel(setup: SetupView): Node[] {
+    const you = this.context.you;
+    if (you === null || setup.own === null) {
+      return [el("p", {}, `${t("setupTitle")}: ${setup.ready.map((r, seat) => `${SEAT_NAMES[seat][lang()]} ${r ? "✓" : "…"}`).join(" · ")}`)];
+    }
+    const moves = this.moves();
+    const parts: Node[] = [el("h3", {}, t("setupTitle"))];
+    parts.push(el("p", { class: "opponent-setup", "data-testid": "opponent-setup" }, setup.ready[1 - you] ? t("opponentReady") : t("opponentSetting")));
+    if (setup.ready[you]) {
+      parts.push(el("p", { "data-testid": "setup-waiting" }, t("waiting")));
+      return parts;
+    }
+    parts.push(el("p", { class: "hint" }, t("setupHint")));
+    if (setup.next_piece) parts.push(el("p", { "data-testid": "next-piece" }, `${t("next")}: ${rankName(setup.next_piece, lang())} (${setup.next_piece})`));
+    const remaining = Object.entries(setup.remaining ?? {}).filter(([, n]) => n > 0).map(([token, n]) => `${n}× ${token}`);
+    if (remaining.length) parts.push(el("p", { class: "remaining", "data-testid": "remaining" }, remaining.join("  ")));
+    if (moves.some((m) => m.text === "fertig")) {
+      const done = el("button", { type: "button", class: "primary", "data-testid": "setup-ready" }, t("ready"));
+      done.addEventListener("click", () => this.play("fertig"));
+      parts.push(done);
+    }
+    const shown = this.setupSince !== null && Date.now() - this.setupSince >= PRESETS_AFTER_MS;
+    if (shown) {
+      const list = el("div", { class: "presets", "data-testid": "presets" }, el("h4", {}, t("presets")));
+      for (const name of setup.standard_setups) {
+        const text = `aufstellung ${name}`;
+        const button = el("button", { type: "button", "data-preset": name, disabled: !moves.some((m) => m.text === text) }, name);
+        button.addEventListener("click", () => this.play(text));
+        list.append(button);
+      }
+      const mirror = el("button", { type: "button", "data-testid": "mirror", disabled: !moves.some((m) => m.text === "spiegeln") }, `⇆ ${t("mirror")}`);
+      mirror.addEventListener("click", () => this.play("spiegeln"));
+      list.append(mirror);
+      parts.push(list);
+    }
+    return parts;
+  }
+
+  // ---- input ------------------------------------------------------------------------
+  private squareOf(event: Event): string | null {
+    const node = (event.target as Element).closest<SVGElement>("[data-square]");
+    return node?.dataset.square ?? null;
+  }
+
+  private clicked(event: MouseEvent): void {
+    if (this.pressedLong) {
+      this.pressedLong = false; // a long press showed the Karten-Info, it does not move
+      return;
+    }
+    const square = this.squareOf(event);
+    if (!square) return;
+    const moves = this.moves();
+    const setup = this.setup();
+    if (setup) {
+      const own = setup.own ?? {};
+      const text = own[square] !== undefined ? `entferne ${square}` : setup.next_piece ? `setze ${square} ${setup.next_piece}` : null;
+      if (text && moves.some((m) => m.text === text)) this.play(text);
+      return;
+    }
+    const target = moves.find((m) => m.effect.from === this.selected && m.effect.to === square);
+    if (target) {
+      this.play(target.text);
+      return;
+    }
+    this.selected = moves.some((m) => m.effect.from === square) && this.selected !== square ? square : null;
+    this.draw();
+  }
+
+  private pieceAt(event: Event): PieceView | null {
+    const node = (event.target as Element).closest<SVGElement>("[data-piece]");
+    if (node) return this.pieces().find((p) => String(p.id) === node.dataset.piece) ?? null;
+    const square = this.squareOf(event);
+    const setup = this.setup();
+    const token = square ? setup?.own?.[square] : undefined;
+    if (!square || !token || this.context.you === null) return null;
+    return { id: -1, owner: this.context.you, rank: token, moved: false, scouted: false, revealed: false, square };
+  }
+
+  private showCard(piece: PieceView | null): void {
+    if (!piece) {
+      this.card.hidden = true;
+      return;
+    }
+    const info = cardInfo(piece, this.knowledge(), lang());
+    this.card.replaceChildren(el("strong", {}, info.title), ...info.lines.map((line) => el("div", {}, line)));
+    this.card.hidden = false;
+  }
+
+  private hover(event: PointerEvent): void {
+    if (event.pointerType === "mouse") this.showCard(this.pieceAt(event));
+  }
+
+  private pressStart(event: PointerEvent): void {
+    this.pressedLong = false;
+    if (event.pointerType === "mouse") return;
+    const piece = this.pieceAt(event);
+    window.clearTimeout(this.pressTimer);
+    this.pressTimer = window.setTimeout(() => {
+      this.pressedLong = true;
+      this.showCard(piece);
+    }, LONG_PRESS_MS);
+  }
+}
+
+export const generalBoard: BoardFactory = (host) => new GeneralBoard(host);
