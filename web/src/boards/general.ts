@@ -187,7 +187,7 @@ class GeneralBoard implements Board {
     const group = svg("g", { class: ["piece", owner === 0 ? "red" : "blue", rank === null ? "hidden-rank" : "", ...marks].filter(Boolean).join(" "), "data-square": square, "data-owner": owner, "data-rank": rank ?? "" });
     if (id !== undefined) group.setAttribute("data-piece", String(id));
     group.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 5 }));
-    if (rank !== null) group.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 6 }, rank === "B" ? "💣" : rank === "F" ? "⚑" : rank));
+    if (rank !== null) group.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 6 }, rank === "B" ? "M" : rank === "F" ? "⚑" : rank));
     if (marks.includes("scouted")) group.append(svg("text", { x: x + CELL - 9, y: y + 13, class: "mark" }, "»"));
     else if (marks.includes("moved") && rank === null) group.append(svg("circle", { cx: x + CELL - 9, cy: y + 9, r: 3, class: "mark" }));
     return group;

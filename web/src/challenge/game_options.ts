@@ -85,6 +85,13 @@ export const GAMES: Record<string, GameInfo> = {
       },
     ],
   },
+  general: {
+    title: "Battlegeneral",
+    // Without a clock: five minutes per move (seed 002); the game service keeps the limit.
+    untimedAllowed: true,
+    seats: [l("Rot", "Red"), l("Blau", "Blue")],
+    options: [],
+  },
   hanse: {
     title: "⚖ Battlehanse",
     untimedAllowed: true,
@@ -95,6 +102,6 @@ export const GAMES: Record<string, GameInfo> = {
 };
 
 /** The games a player can be challenged to from the list (the others plug in with their boards). */
-export const CHALLENGE_GAMES = ["hexagon", "bullet", "hanse"] as const;
+export const CHALLENGE_GAMES = ["hexagon", "bullet", "general", "hanse"] as const;
 
 export const CLOCKS = ["3+2", "5+3", "10+5", "15+10", "ohne"] as const;

@@ -46,6 +46,7 @@ const GAME_OPTIONS: Record<string, Array<{ key: string; label: "map" | "endRule"
       { value: "100", de: "100 Züge", en: "100 moves" },
     ] },
   ],
+  general: [], // no options: 40 pieces, set up at the table (seed 002)
   hanse: [], // two Ratssiegel win a match (the engine's default)
 };
 
@@ -193,7 +194,7 @@ export class StartPanel {
         socket.on("table:state", onState);
         socket.on("error", onError);
         socket.emit("table:new_local", {
-          game: this.game as "hexagon" | "bullet" | "hanse",
+          game: this.game as "hexagon" | "bullet" | "general" | "hanse",
           mode: this.mode,
           options,
           strength: this.mode === "computer" ? strength : null,
