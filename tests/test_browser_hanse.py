@@ -11,6 +11,7 @@ name exactly that move before its button is pressed.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ import pytest
 from shared import game_store
 from shared.games import get_game
 from tests.stack import ServiceProcess
-from tests.test_browser_table import browser, guest_page, pool, services  # noqa: F401  (fixtures)
+from tests.test_browser_table import browser, guest_page, pool, services, shots  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +70,21 @@ def wait_ply(page, ply: int) -> None:  # noqa: ANN001
     page.get_by_test_id("move").nth(ply - 1).wait_for()
 
 
-def test_two_browsers_play_a_round(browser, services: tuple[ServiceProcess, ServiceProcess], pool) -> None:  # noqa: ANN001, F811
+def check_eyes(mover, other, card: str) -> None:  # noqa: ANN001
+    """A card taken from the market is known to the opponent: an eye on it, and open above the backs there."""
+    from playwright.sync_api import expect
+
+    eyes = mover.locator(f'[data-testid=hand-card][data-card="{card}"] [data-testid=eye]')
+    expect(eyes.first).to_be_visible()
+    expect(other.locator(f'[data-testid=opponent-known] [data-card="{card}"]').first).to_be_visible()
+    mover.get_by_test_id("toggle-help").click()  # Hilfe aus: the aids go
+    expect(mover.get_by_test_id("eye")).to_have_count(0)
+    mover.get_by_test_id("toggle-help").click()
+    expect(eyes.first).to_be_visible()
+
+
+def test_two_browsers_play_a_round(browser, services: tuple[ServiceProcess, ServiceProcess], pool,  # noqa: F811
+                                   shots: Path) -> None:  # noqa: ANN001, F811
     from playwright.sync_api import expect
 
     lobby, _ = services
@@ -92,6 +107,7 @@ def test_two_browsers_play_a_round(browser, services: tuple[ServiceProcess, Serv
         done = {"horse": False, "rats": False}
         rng = random.Random(SEED)
         ply = 0
+        eyes_checked = False
         while ENGINE.view(state, 0)["phase"] == "spiel":
             seat = ENGINE.to_move(state)[0]
             move = pick(state, done, rng)
@@ -111,7 +127,11 @@ def test_two_browsers_play_a_round(browser, services: tuple[ServiceProcess, Serv
             ply += 1
             for page in pages:
                 wait_ply(page, ply)
-        assert done["horse"] and done["rats"]
+            if move.effect["type"] == "nimm" and not eyes_checked:
+                eyes_checked = True
+                check_eyes(pages[seat], pages[1 - seat], move.effect["hand_in"][0])
+        assert done["horse"] and done["rats"] and eyes_checked
+        anna.screenshot(path=str(shots / "hanse-round-end.png"))
         # The round is over: the Rundentafel with the whole calculation, and the countdown.
         for page in pages:
             expect(page.get_by_test_id("rundentafel")).to_be_visible(timeout=30_000)

@@ -145,15 +145,20 @@ def play_match(url: str, game_id: int, clients: list[RecordingClient], rng: rand
 
 def test_wartesaal_match_pauses_with_countdown_and_hides_everything(
         game_service: ServiceProcess, pool) -> None:  # noqa: ANN001
-    a, b = players(pool)
+    a, b, watcher = players(pool, 3)
     game_id = new_game(pool, "hanse", (a.id, b.id), clock={"base_ms": 600_000, "inc_ms": 5000},
                        options={"seals_to_win": 2}, seed=11)
     clients = [RecordingClient(game_service.url, a).connect(), RecordingClient(game_service.url, b).connect()]
-    recorded = list(clients)
+    spectator = RecordingClient(game_service.url, watcher).connect()
+    recorded = [*clients, spectator]
     try:
         for seat, c in enumerate(clients):
             assert c.join(game_id)["you"] == seat
+        assert spectator.join(game_id)["you"] is None
         final, recorded, pauses = play_match(game_service.url, game_id, clients, random.Random(3), reconnect_at=9)
+        spectator.quiet(1.0)
+        recorded.append(spectator)
+        assert any(m["view"]["phase"] == "pause" for m in spectator.received)
         assert final["status"] == "finished" and final["result"]["reason"] == "ratssiegel"
         assert pauses >= 1
         row = load(pool, game_id)

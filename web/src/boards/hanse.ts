@@ -161,7 +161,7 @@ class HanseBoard implements Board {
     const de = lang() !== "en";
     const rats = player.rats ? player.rats.join(", ") : player.rats_sizes.map((s) => (s === 5 ? "5+" : String(s))).join(", ");
     return el("p", { class: "hanse-tokens", "data-testid": `tokens-${player.seat}` },
-      `${who}: ${de ? "Stall" : "Stable"} ${player.stable} 🐴 · Zinn ${player.zinn.reduce((a, b) => a + b, 0)} · ${de ? "Ratsmarken" : "Ratsmarken"} ${player.rats_count}${rats ? ` (${rats})` : ""}`);
+      `${who}: ${de ? "Stall" : "Stable"} ${player.stable} · Zinn ${player.zinn.reduce((a, b) => a + b, 0)} · ${de ? "Ratsmarken" : "Ratsmarken"} ${player.rats_count}${rats ? ` (${rats})` : ""}`);
   }
 
   private centre(): HTMLElement {
@@ -196,11 +196,11 @@ class HanseBoard implements Board {
     (me.hand ?? []).forEach((card, index) => {
       const selected = this.selection.hand.includes(index);
       const node = this.card(card.card, { "data-testid": "hand-card" }, interactive ? () => this.tapHand(index) : null, selected);
-      if (card.known && this.help) node.append(el("span", { class: "eye", "data-testid": "eye", title: de ? "Der Gegner kennt diese Karte" : "Your opponent knows this card" }, " 👁"));
+      if (card.known && this.help) node.append(el("span", { class: "eye", "data-testid": "eye", title: de ? "Der Gegner kennt diese Karte" : "Your opponent knows this card" }, " ◉"));
       hand.append(node);
     });
     const stable = el(interactive && me.stable > 0 ? "button" : "span", { class: `hanse-stable${this.selection.stable ? " selected" : ""}`, "data-testid": "stable" },
-      `${de ? "Stall" : "Stable"}: ${me.stable} 🐴${this.selection.stable ? ` (${this.selection.stable} ${de ? "gewählt" : "chosen"})` : ""}`);
+      `${de ? "Stall" : "Stable"}: ${me.stable} ${this.selection.stable ? ` (${this.selection.stable} ${de ? "gewählt" : "chosen"})` : ""}`);
     if (interactive && me.stable > 0) stable.addEventListener("click", () => this.tapStable(me.stable));
     return el("section", { class: "hanse-side own" }, hand, stable, this.tokensLine(me, de ? "Du" : "You"));
   }
@@ -271,7 +271,7 @@ class HanseBoard implements Board {
       el("th", {}, i === seat && me ? (de ? "Du" : "You") : `${de ? "Spieler" : "Player"} ${i + 1}`),
       el("td", {}, `${p.zinn.join(" + ") || "0"} = ${p.zinn_sum}`),
       el("td", {}, `${p.rats.join(" + ") || "0"} = ${p.rats_sum}`),
-      el("td", {}, `${p.horses} 🐴 → ${p.stall}`),
+      el("td", {}, `${p.horses} → ${p.stall}`),
       el("td", { "data-testid": `round-total-${i}` }, String(p.total))));
     const head = el("tr", {}, el("th", {}), el("th", {}, "Zinnmarken"), el("th", {}, "Ratsmarken"), el("th", {}, de ? "Stallmarke" : "Stable token"), el("th", {}, de ? "Summe" : "Total"));
     const panel = el("section", { class: "hanse-rundentafel", "data-testid": "rundentafel" },
