@@ -142,3 +142,44 @@ def test_general_setup_by_hand_and_by_preset_then_a_fight_and_a_resignation(brow
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def test_general_against_the_computer_you_play_red_and_begin(browser, services, ai_worker, shots) -> None:  # noqa: ANN001, F811
+    from playwright.sync_api import expect
+
+    lobby, _ = services
+    context, page, _user = guest_page(browser, lobby.url)
+    try:
+        page.goto(f"{lobby.url}/#/computer")
+        page.get_by_test_id("game-general").click()
+        expect(page.get_by_test_id("your-colour")).to_contain_text("Rot")
+        page.get_by_test_id("option-strength").select_option("leicht")
+        page.get_by_test_id("start").click()
+        page.wait_for_function("location.hash.startsWith('#/partie/')")
+        # The computer sets up at once; you take a Standard-Aufstellung, mirror it, and are done.
+        page.get_by_test_id("presets").wait_for()
+        expect(page.get_by_test_id("opponent-setup")).to_contain_text("fertig", timeout=30_000)
+        page.locator("[data-preset='On Guard']").click()
+        page.wait_for_function("document.querySelectorAll('svg.general g.piece').length === 40")
+        before = page.locator("g.piece[data-square=a1]").get_attribute("data-rank")
+        mirrored_rank = page.locator("g.piece[data-square=j1]").get_attribute("data-rank")
+        page.get_by_test_id("mirror").click()
+        page.locator(f"g.piece[data-square=a1][data-rank='{mirrored_rank}']").wait_for()
+        page.locator(f"g.piece[data-square=j1][data-rank='{before}']").wait_for()
+        page.get_by_test_id("setup-ready").click()
+        page.locator("svg.general g.piece.blue").nth(39).wait_for()
+        # Red begins: a piece of the front row that can move, then its target.
+        movable = page.locator("svg.general g.piece.red[data-square$='4']:not([data-rank=B]):not([data-rank=F])")
+        for index in range(movable.count()):
+            square = movable.nth(index).get_attribute("data-square")
+            if square[0] in "cdgh":
+                continue  # lakes in front
+            click_square(page, square)
+            page.locator(f"svg.general rect.target[data-square={square[0]}5]").wait_for()
+            click_square(page, f"{square[0]}5")
+            break
+        # The computer answers through the Celery worker.
+        page.get_by_test_id("move").nth(1).wait_for(timeout=30_000)
+        page.screenshot(path=str(shots / "general-computer.png"))
+    finally:
+        context.close()
