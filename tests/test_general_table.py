@@ -290,3 +290,34 @@ def test_hidden_means_hidden_over_complete_games(game_service: ServiceProcess, p
     finally:
         for client in every:
             client.close()
+
+
+def test_setup_has_no_limit_until_the_opponent_is_ready_then_five_minutes(game_service: ServiceProcess,
+                                                                          pool) -> None:  # noqa: ANN001
+    a, b = players(pool)
+    game_id = new_game(pool, "general", (a.id, b.id), clock=None)
+    clients = [TableClient(game_service.url, x).connect() for x in (a, b)]
+    try:
+        for client in clients:
+            state = client.join(game_id)
+            # Both set up at once: no move time runs.
+            assert state["clocks"]["running"] is None and state["clocks"]["per_move_limit_ms"] == 300_000
+        with pool.connection() as conn:
+            conn.execute("UPDATE games SET turn_started_at = now() - interval '20 minutes' WHERE id = %s", (game_id,))
+        emit_move(clients[0], game_id, f"aufstellung {STANDARD_SETUPS[1]}")
+        clients[0].state(game_id, lambda s: len(s["view"]["setup"]["own"]) == 40)
+        emit_move(clients[0], game_id, "fertig")
+        state = clients[1].state(game_id, lambda s: s["view"]["setup"]["ready"] == [True, False])
+        # Red is ready: from now on Blue's setup runs against the move time.
+        assert state["status"] == "running" and state["clocks"]["running"] == 1
+        with pool.connection() as conn:
+            conn.execute("UPDATE games SET turn_started_at = now() - interval '6 minutes' WHERE id = %s", (game_id,))
+        emit_move(clients[1], game_id, "setze a10 F")
+        assert clients[1].error()["code"] == "table_finished"
+        final = clients[0].state(game_id, lambda s: s["status"] == "finished")
+        assert final["result"]["reason"] == "zugzeit" and final["result"]["winner"] == 0
+        # The finished table may show Red's setup to Blue now, never before: Blue's last running view had none.
+        assert all(_rows_of(sq) in BLUE_ROWS for sq in state["view"]["setup"]["own"])
+    finally:
+        for client in clients:
+            client.close()
