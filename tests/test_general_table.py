@@ -243,6 +243,7 @@ def test_hidden_means_hidden_over_complete_games(game_service: ServiceProcess, p
     spectator = RecordingClient(game_service.url, watcher).connect()
     every = [*clients, spectator]
     seats: dict[int, int | None] = {id(clients[0]): 0, id(clients[1]): 1, id(spectator): None}
+    public_views: list[dict] = []
     try:
         for client in every:
             client.join(game_id)
@@ -265,6 +266,11 @@ def test_hidden_means_hidden_over_complete_games(game_service: ServiceProcess, p
             clients[1] = fresh
             every.append(fresh)
             seats[id(fresh)] = 1
+            # The public game route of a running game: a spectator's view, checked with the rest.
+            public = requests.get(f"{game_service.url}/api/games/{game_id}", timeout=10).json()
+            assert public["status"] == "running"
+            public_views.append({"you": None, "view": public["view"], "moves": public["view"]["history"],
+                                 "status": "running"})
 
         final = play_to_the_end(clients, game_id, rng, reconnect)
         assert final["status"] == "finished"
@@ -283,8 +289,9 @@ def test_hidden_means_hidden_over_complete_games(game_service: ServiceProcess, p
                 assert_nothing_hidden(seats[id(client)], name, data, truth)
                 checked += 1
         assert checked > 100
-        # The public replay of the running game was never reachable with ranks either (checked live
-        # in test_tables_rules); after the end it shows everything.
+        assert len(public_views) == 1
+        for data in public_views:
+            assert_nothing_hidden(None, "table:state", data, truth)
         public = requests.get(f"{game_service.url}/api/games/{game_id}", timeout=10).json()
         assert public["status"] == "finished"
     finally:
