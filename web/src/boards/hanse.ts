@@ -78,6 +78,7 @@ class HanseBoard implements Board {
   private shownFor: number | null = null; // the seat the hidden cards were last shown to
   private curtainFor: number | null = null;
   private countdown: number | null = null;
+  private pauseEnd: { round: unknown; at: number } | null = null;
 
   constructor(private readonly host: BoardHost) {
     host.element.append(this.root);
@@ -288,7 +289,10 @@ class HanseBoard implements Board {
     const de = lang() !== "en";
     const left = this.context.pauseLeftMs;
     if (typeof left === "number") {
-      const until = Date.now() + left;
+      // The first word of this pause fixes its end here; later redraws of the same
+      // state must not start the countdown again.
+      if (this.pauseEnd === null || this.pauseEnd.round !== this.view.round) this.pauseEnd = { round: this.view.round, at: Date.now() + left };
+      const until = this.pauseEnd.at;
       const line = el("p", { "data-testid": "pause-countdown" });
       const tick = () => {
         const seconds = Math.max(0, Math.ceil((until - Date.now()) / 1000));
