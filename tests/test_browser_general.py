@@ -129,6 +129,11 @@ def test_general_setup_by_hand_and_by_preset_then_a_fight_and_a_resignation(brow
         blue_rank = get_game("general").view(final, 1)["history"][-1].split(":")[1].rstrip(")")
         for page in (anna, bert):
             expect(page.get_by_test_id("fight")).to_contain_text(f"({blue_rank}, Blau)")
+        # Karten-Info's hint: the stronger enemy pieces not seen yet (a captured Aufklärer changes none of them).
+        anna.locator("g.piece[data-square=b3]").hover()
+        expect(anna.get_by_test_id("card-info")).to_contain_text("Leutnant")
+        expect(anna.get_by_test_id("card-info")).to_contain_text(
+            "Noch ungesehene stärkere Gegner: 1× Feldmarschall, 1× General, 2× Oberst, 3× Major, 4× Hauptmann.")
         anna.screenshot(path=str(shots / "general-fight-red.png"))
         bert.screenshot(path=str(shots / "general-fight-blue.png"))
 
@@ -166,6 +171,15 @@ def test_general_against_the_computer_you_play_red_and_begin(browser, services, 
         page.get_by_test_id("mirror").click()
         page.locator(f"g.piece[data-square=a1][data-rank='{mirrored_rank}']").wait_for()
         page.locator(f"g.piece[data-square=j1][data-rank='{before}']").wait_for()
+        # Karten-Info by long press, as on a phone (a touch pointer held down).
+        piece = page.locator("g.piece[data-square=b4]")
+        rank = piece.get_attribute("data-rank")
+        piece.dispatch_event("pointerdown", {"pointerType": "touch", "bubbles": True, "isPrimary": True})
+        expect(page.get_by_test_id("card-info")).to_be_visible()
+        names = {"10": "Feldmarschall", "9": "General", "8": "Oberst", "7": "Major", "6": "Hauptmann", "5": "Leutnant",
+                 "4": "Unteroffizier", "3": "Mineur", "2": "Aufklärer", "S": "Spion", "B": "Mine", "F": "Fahne"}
+        expect(page.get_by_test_id("card-info")).to_contain_text(names[rank])
+        piece.dispatch_event("pointerup", {"pointerType": "touch", "bubbles": True, "isPrimary": True})
         page.get_by_test_id("setup-ready").click()
         page.locator("svg.general g.piece.blue").nth(39).wait_for()
         # Red begins: a piece of the front row that can move, then its target.
