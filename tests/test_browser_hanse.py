@@ -48,12 +48,12 @@ def pick(state: Any, done: dict[str, bool], rng: random.Random) -> Any:
 def tap_move(page, effect: dict[str, Any]) -> None:  # noqa: ANN001
     """Select a move's cards as a player does: market cards, hand cards, stable horses."""
     if effect["type"] == "pferde":
-        page.locator('[data-testid=market-card][data-card="Packpferd"]').first.click()
+        page.locator('button[data-testid=market-card][data-card="Packpferd"]').first.click()
     else:
         for card in effect["market_out"]:
-            page.locator(f'[data-testid=market-card][data-card="{card}"]:not(.selected)').first.click()
+            page.locator(f'button[data-testid=market-card][data-card="{card}"]:not(.selected)').first.click()
     for card in effect["hand_out"]:
-        page.locator(f'[data-testid=hand-card][data-card="{card}"]:not(.selected)').first.click()
+        page.locator(f'button[data-testid=hand-card][data-card="{card}"]:not(.selected)').first.click()
     for _ in range(max(0, -effect["stable"])):
         page.get_by_test_id("stable").click()
 
