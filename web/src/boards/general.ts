@@ -74,7 +74,8 @@ class GeneralBoard implements Board {
 
   constructor(private readonly host: BoardHost) {
     this.drawing = svg("svg", { class: "board general", viewBox: `0 0 ${10 * CELL} ${10 * CELL}`, "data-testid": "board" });
-    this.root.append(this.drawing, this.panel, this.card);
+    // The Karten-Info sits beside the board, under the panel, so it never covers a square.
+    this.root.append(this.drawing, el("div", { class: "general-side" }, this.panel, this.card));
     host.element.replaceChildren(this.root);
     this.drawing.addEventListener("click", (event) => this.clicked(event));
     this.drawing.addEventListener("pointerover", (event) => this.hover(event));
