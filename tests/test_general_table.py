@@ -95,6 +95,12 @@ def test_both_seats_set_up_at_once_and_stale_setup_versions_are_accepted(game_se
             assert set(own) == ({"a1", "b1"} if seat == 0 else {"a10", "b10"})
         assert not [e for c in clients for e in c.errors if e["code"] == "stale_version"]
         assert load(pool, game_id).version == 4
+        # A reload in the middle of the setup returns to one's own placement, and only to it.
+        clients[0].close()
+        clients[0] = TableClient(game_service.url, a).connect()
+        back = clients[0].join(game_id)
+        assert back["view"]["phase"] == "setup" and set(back["view"]["setup"]["own"]) == {"a1", "b1"}
+        assert back["view"]["setup"]["next_piece"] == "10"
         # A preset replaces the placement; both finish, the game begins with Red to move.
         emit_move(clients[0], game_id, f"aufstellung {STANDARD_SETUPS[0]}", version=1)
         emit_move(clients[1], game_id, f"aufstellung {STANDARD_SETUPS[3]} gespiegelt", version=2)
