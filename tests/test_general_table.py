@@ -185,7 +185,7 @@ def assert_nothing_hidden(seat: int | None, name: str, data: Any, truth: dict[in
             assert all(_rows_of(sq) in own_half(seat) for sq in setup["own"]), setup["own"]
         assert view["pieces"] == [] and view["history"] == [] and data["moves"] == []
         assert all(m["text"].split()[0] in {"setze", "entferne", "aufstellung", "spiegeln", "fertig"}
-                   for m in view["moves"])
+                   for m in view["legal_moves"])
         return
     for piece in view["pieces"]:
         enemy = piece["owner"] != seat
@@ -197,8 +197,8 @@ def assert_nothing_hidden(seat: int | None, name: str, data: Any, truth: dict[in
         for piece in side:  # every captured piece fought: its rank was shown to both
             assert piece["rank"] == truth[piece["id"]]
     if seat is None:
-        assert view["moves"] == []
-    for move in view["moves"]:  # only one's own pieces' moves are listed
+        assert view["legal_moves"] == []
+    for move in view["legal_moves"]:  # only one's own pieces' moves are listed
         assert move["effect"]["piece"] // 40 == seat, move
     assert data["moves"] == view["history"]
     # Nothing anywhere in the message names a rank of an enemy piece not seen in a fight.
@@ -231,7 +231,7 @@ def play_to_the_end(clients: list[TableClient], game_id: int, rng: random.Random
             return states[0]
         mover = next(c for c, s in zip(clients, states, strict=True) if my_turn(s))
         state = mover.states[game_id]
-        moves = state["view"]["moves"]
+        moves = state["view"]["legal_moves"]
         attacks = [m["text"] for m in moves if m["effect"].get("attack")]
         text = rng.choice(attacks) if attacks and rng.random() < 0.9 else rng.choice([m["text"] for m in moves])
         emit_move(mover, game_id, text)

@@ -77,7 +77,7 @@ def test_legal_and_in_time_from_random_positions(strength: str) -> None:
     for state in _random_positions(25):
         seat = state.to_move
         view = GAME.view(state, seat)
-        legal = {m["text"] for m in view["moves"]}
+        legal = {m["text"] for m in view["legal_moves"]}
         started = time.monotonic()
         text = player.choose_move(view, strength, started + budget, rng)
         assert time.monotonic() - started < budget + SLACK
@@ -98,14 +98,14 @@ def test_deadline_already_passed_gives_a_legal_move_at_once() -> None:
         started = time.monotonic()
         text = player.choose_move(view, "stark", started - 1.0, rng)
         assert time.monotonic() - started < 0.02
-        assert text in {m["text"] for m in view["moves"]}
+        assert text in {m["text"] for m in view["legal_moves"]}
 
 
 def test_single_legal_move() -> None:
     # Red: Fahne a1, Minen b1 b2, Unteroffizier a2 — whose only move is a2-a3.
     state = GAME.from_position("9f/4l5/10/10/2~~2~~2/2~~2~~2/10/10/UB8/FB8 r 0 0")
     view = GAME.view(state, 0)
-    assert [m["text"] for m in view["moves"]] == ["a2-a3"]
+    assert [m["text"] for m in view["legal_moves"]] == ["a2-a3"]
     for strength in STRENGTHS:
         assert player.choose_move(view, strength, time.monotonic() + 0.05, random.Random(1)) == "a2-a3"
 
@@ -115,7 +115,7 @@ def test_stark_captures_the_flag_it_can_deduce() -> None:
     # then be the Fahne.  Red's General stands next to it.
     state = GAME.from_position("a*9/4f5/4G5/10/2~~2~~2/2~~2~~2/10/10/10/FB8 r 0 0")
     view = GAME.view(state, 0)
-    assert "e8-e9" in {m["text"] for m in view["moves"]}
+    assert "e8-e9" in {m["text"] for m in view["legal_moves"]}
     assert player.choose_move(view, "stark", time.monotonic() + 0.5, random.Random(2)) == "e8-e9"
     assert player.choose_move(view, "mittel", time.monotonic() + 0.5, random.Random(2)) == "e8-e9"
 
@@ -125,7 +125,7 @@ def test_analyse_ranks_a_planted_blunder_low() -> None:
     # Major away.
     state = GAME.from_position("f9/10/10/10/2~~g*1~~2/2~~J1~~2/10/10/10/FB8 r 0 0")
     view = GAME.view(state, 0)
-    legal = {m["text"] for m in view["moves"]}
+    legal = {m["text"] for m in view["legal_moves"]}
     assert "e5-e6" in legal
     ranked = player.analyse(view, time.monotonic() + 5, random.Random(3), limit=50, max_samples=20)
     values = dict(ranked)

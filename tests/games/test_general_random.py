@@ -81,7 +81,7 @@ def assert_views_hide_ranks(st):
                     rank = hidden[obj[key]]
                     assert rank not in [v for k, v in obj.items() if k not in (key, "owner")], (seat, obj)
         if seat is not None and seat in G.to_move(st):
-            for move in view["moves"]:
+            for move in view["legal_moves"]:
                 assert set(move["effect"]) == {"from", "to", "piece", "path", "attack", "target"}
 
 

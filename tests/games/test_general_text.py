@@ -163,9 +163,9 @@ def test_views_during_setup_show_only_readiness_of_the_opponent():
     st = G.apply(st, "setze a1 10", 0)
     red = G.view(st, 0)
     assert red["setup"]["own"] == {"a1": "10"} and red["setup"]["ready"] == [False, True]
-    assert "fertig" not in {m["text"] for m in red["moves"]}
+    assert "fertig" not in {m["text"] for m in red["legal_moves"]}
     blue = G.view(st, 1)
-    assert "\"a1\"" not in json.dumps(blue) and blue["moves"] == []
+    assert "\"a1\"" not in json.dumps(blue) and blue["legal_moves"] == []
     spectator = G.view(st, None)
     assert spectator["setup"]["own"] is None and "\"a1\"" not in json.dumps(spectator)
     assert len(red["setup"]["standard_setups"]) == 8
@@ -179,8 +179,8 @@ def test_views_in_play_and_after_the_end():
     assert (rank_at(red, "e4"), rank_at(red, "e5"), rank_at(red, "h8")) == ("5", None, None)
     assert (rank_at(blue, "e4"), rank_at(blue, "e5")) == (None, "4")
     assert (rank_at(spectator, "e4"), rank_at(spectator, "e5")) == (None, None)
-    assert red["moves"] and blue["moves"] == [] and spectator["moves"] == []
-    attack = next(m for m in red["moves"] if m["text"] == "e4-e5")
+    assert red["legal_moves"] and blue["legal_moves"] == [] and spectator["legal_moves"] == []
+    attack = next(m for m in red["legal_moves"] if m["text"] == "e4-e5")
     assert attack["effect"] == {"from": "e4", "to": "e5", "piece": attack["effect"]["piece"], "path": ["e5"], "attack": True, "target": attack["effect"]["target"]}
     st = G.apply(st, "e4xe5")  # 5 beats 4; both ranks are now public
     assert rank_at(G.view(st, None), "e5") == "5"

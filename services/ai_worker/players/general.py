@@ -52,7 +52,7 @@ REVIEW_THRESHOLDS: tuple[float, float] = (1.0, 3.0)
 
 
 def _legal_texts(view: dict[str, Any]) -> list[str]:
-    return [m["text"] for m in view.get("moves") or []]
+    return [m["text"] for m in view.get("legal_moves") or []]
 
 
 def _move_int(text: str) -> int:

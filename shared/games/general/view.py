@@ -12,7 +12,7 @@ seat sees its own placement and of the opponent only whether it is ready — not
 many pieces it placed, nor where.
 
 Keys: ``game``, ``phase`` (``setup``/``play``/``over``), ``seat``, ``to_move``,
-``options``, ``lakes``, ``moves`` (``[{text, effect}]`` when this seat may act; a play
+``options``, ``lakes``, ``legal_moves`` (``[{text, effect}]`` when this seat may act; a play
 move's effect is ``{from, to, piece, path, attack, target}`` — ``attack`` says a fight
 happens, never how it ends), ``outcome``; in setup ``setup`` = ``{ready, own,
 next_piece, remaining, standard_setups}``; in play ``pieces`` =
@@ -43,7 +43,7 @@ def build_view(st: State, seat: int | None, to_move: tuple[int, ...], moves: lis
         "to_move": list(to_move),
         "options": dict(st.options),
         "lakes": [square_name(sq) for sq in sorted(LAKES)],
-        "moves": moves,
+        "legal_moves": moves,
         "outcome": st.outcome.to_dict() if over else None,
     }
     if st.phase != PLAY:

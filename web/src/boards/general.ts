@@ -116,9 +116,9 @@ class GeneralBoard implements Board {
   }
 
   // ---- what the view says -----------------------------------------------------------
-  /** The seat's legal moves, when it may act now (the table's `interactive` does not know `moves`). */
+  /** The seat's legal moves, when it may act now. */
   private moves(): GeneralMove[] {
-    const moves = this.view.moves;
+    const moves = this.view.legal_moves;
     const mine = this.context.you !== null && this.view.seat === this.context.you && this.view.phase !== "over";
     if (!mine || !Array.isArray(moves) || this.sentFor === this.view) return [];
     return moves as GeneralMove[];
