@@ -170,13 +170,15 @@ class MoveAnswer:
 def celery_sender(app: Any) -> Callable[[MoveRequest], None]:
     """``send(request)`` through Celery app ``app`` (queue by the app's routes).
 
-    ``expires`` is the deadline: a message still queued then is dropped by the worker,
-    and the requester's re-request takes over.
+    ``expires`` is half the re-request grace after the deadline: a message picked up a
+    little late still answers at once (a player past its deadline returns its cheapest
+    legal move), while one still queued then is dropped before the requester's re-request
+    takes over, so the two never both search.
     """
 
     def send(request: MoveRequest) -> None:
         # A datetime: Celery reads a number as seconds from now, not as an epoch.
-        expires = dt.datetime.fromtimestamp(request.deadline, tz=dt.UTC)
+        expires = dt.datetime.fromtimestamp(request.deadline + REREQUEST_GRACE / 2, tz=dt.UTC)
         app.send_task(TASK_NAMES[request.kind], args=[request.to_dict()], expires=expires,
                       task_id=request.request_id)
 
@@ -193,35 +195,38 @@ class MoveRequester:
     """
 
     def __init__(self, client: redis.Redis, send: Callable[[MoveRequest], None],
-                 grace: float = REREQUEST_GRACE) -> None:
+                 grace: float = REREQUEST_GRACE, key: str = OUTSTANDING_KEY) -> None:
         self.redis = client
         self.send = send
         self.grace = grace
+        # Requesters that share a hash also share the duty to drop tables they do not
+        # know; one that drives tables of its own (tests, benchmarks) needs its own hash.
+        self.key = key
 
     def request(self, request: MoveRequest) -> MoveRequest:
         if request.kind != "move":
             raise ProtocolError("only computer moves are tracked; send hints directly")
-        self.redis.hset(OUTSTANDING_KEY, request.table_id, json.dumps(request.to_dict()))
+        self.redis.hset(self.key, request.table_id, json.dumps(request.to_dict()))
         self.send(request)
         return request
 
     def answered(self, table_id: str, ply: int) -> None:
         """Forget the outstanding request of ``table_id`` if it was for ``ply``."""
-        raw = self.redis.hget(OUTSTANDING_KEY, table_id)
+        raw = self.redis.hget(self.key, table_id)
         if raw is not None and json.loads(raw)["ply"] == ply:
-            self.redis.hdel(OUTSTANDING_KEY, table_id)
+            self.redis.hdel(self.key, table_id)
 
     def _drop_if_same(self, request: MoveRequest) -> None:
-        raw = self.redis.hget(OUTSTANDING_KEY, request.table_id)
+        raw = self.redis.hget(self.key, request.table_id)
         if raw is not None and json.loads(raw)["request_id"] == request.request_id:
-            self.redis.hdel(OUTSTANDING_KEY, request.table_id)
+            self.redis.hdel(self.key, request.table_id)
 
     def outstanding(self) -> list[MoveRequest]:
-        return [MoveRequest.from_dict(json.loads(raw)) for raw in self.redis.hvals(OUTSTANDING_KEY)]
+        return [MoveRequest.from_dict(json.loads(raw)) for raw in self.redis.hvals(self.key)]
 
     def forget(self, table_id: str) -> None:
         """Stop waiting for ``table_id`` (game over, human took the seat back …)."""
-        self.redis.hdel(OUTSTANDING_KEY, table_id)
+        self.redis.hdel(self.key, table_id)
 
     def resend_overdue(self, budget: float, now: float | None = None,
                        still_wanted: Callable[[MoveRequest], bool] | None = None) -> list[MoveRequest]:
@@ -245,13 +250,13 @@ class MoveRequester:
             # Replace only if nobody else re-sent or answered meanwhile (several processes poll).
             with self.redis.pipeline() as pipe:
                 try:
-                    pipe.watch(OUTSTANDING_KEY)
-                    current = pipe.hget(OUTSTANDING_KEY, old.table_id)
+                    pipe.watch(self.key)
+                    current = pipe.hget(self.key, old.table_id)
                     if current is None or json.loads(current)["request_id"] != old.request_id:
                         pipe.unwatch()
                         continue
                     pipe.multi()
-                    pipe.hset(OUTSTANDING_KEY, old.table_id, json.dumps(fresh.to_dict()))
+                    pipe.hset(self.key, old.table_id, json.dumps(fresh.to_dict()))
                     pipe.execute()
                 except redis.WatchError:
                     continue

@@ -17,7 +17,7 @@ from typing import Any
 
 import redis
 
-from shared.ai_protocol import AnswerInbox, MoveAnswer, MoveRequester, new_request
+from shared.ai_protocol import OUTSTANDING_KEY, AnswerInbox, MoveAnswer, MoveRequester, new_request
 from shared.games import Outcome, get_game
 
 
@@ -54,17 +54,16 @@ class MatchDriver:
 
     def __init__(self, client: redis.Redis, send, group: str | None = None, grace: float = 1.0) -> None:  # noqa: ANN001
         self.redis = client
-        self.requester = MoveRequester(client, send, grace=grace)
+        # A hash of its own: a game service running in the same session drops tables it
+        # does not know, and other drivers (benchmarks run several) re-send only their own.
+        self.requester = MoveRequester(client, send, grace=grace, key=f"{OUTSTANDING_KEY}:driver:{uuid.uuid4().hex}")
         self.inbox = AnswerInbox(client, group or f"test-{uuid.uuid4().hex[:8]}", "driver", claim_idle_ms=5000)
         self.inbox.ensure_group()
-        self.tables: set[str] = set()  # tables this driver has played
 
-    def _wanted(self, request, table_id: str, ply: int, seat: int) -> bool:  # noqa: ANN001
-        """Our table: only the awaited ply.  Another driver's table (benchmarks run several
-        drivers at once): its owner decides, so keep it."""
-        if request.table_id == table_id:
-            return request.ply == ply and request.seat == seat
-        return request.table_id not in self.tables
+    @staticmethod
+    def _wanted(request, table_id: str, ply: int, seat: int) -> bool:  # noqa: ANN001
+        """Only the awaited ply of the table being played; anything else is left over."""
+        return request.table_id == table_id and request.ply == ply and request.seat == seat
 
     def wait_answer(self, table_id: str, ply: int, seat: int, budget: float, timeout: float,
                     result: MatchResult) -> MoveAnswer:
@@ -104,7 +103,6 @@ class MatchDriver:
         options = game.normalize_options(options or {})
         state = game.new_game(options, seed)
         table_id = f"t-{uuid.uuid4().hex[:12]}"
-        self.tables.add(table_id)
         result = MatchResult(game_name, options, seed, strengths)
         while game.outcome(state) is None:
             if len(result.moves) >= max_actions:

@@ -188,6 +188,11 @@ def test_a_worker_killed_while_searching_still_gives_the_player_a_move(
             # Bring the shared worker back for the tests after this one.
             interactive_worker.log_path = log_dir / f"celery_interactive_restarted_{os.getpid()}_{time.time_ns()}.log"
             interactive_worker.start()
+            # Until its child has warmed up, short-budget requests expire unanswered.
+            give_up = time.monotonic() + 120
+            while "warmed up" not in interactive_worker.log_path.read_text():
+                assert time.monotonic() < give_up, interactive_worker.log_path.read_text()[-3000:]
+                time.sleep(0.1)
 
 
 def test_a_request_nobody_took_before_its_deadline_expires_and_is_sent_again(driver: MatchDriver,
