@@ -20,7 +20,7 @@ STRENGTHS = ("leicht", "mittel", "stark")
 # Allowed lateness beyond the deadline: the search checks the clock about every
 # millisecond, but on a shared 2-core machine (load 6+) the process itself waits for
 # the CPU that long.
-SLACK = 0.15
+SLACK = 0.4  # seen: 0.33 s at load 6-10; the share within budget is measured in bench/ai_*.py
 
 
 def _started(seed: int, rng: random.Random):

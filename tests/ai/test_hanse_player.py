@@ -19,7 +19,7 @@ GAME = get_game("hanse")
 STRENGTHS = ("leicht", "mittel", "stark")
 # Lateness allowed: the search checks the clock every few hundred microseconds, but on a
 # shared 2-core machine (load 6+) the process itself waits for the CPU that long.
-SLACK = 0.15
+SLACK = 0.4  # seen: 0.33 s at load 6-10; the share within budget is measured in bench/ai_*.py
 
 
 def _seat_to_act(state) -> int:
