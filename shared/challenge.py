@@ -9,8 +9,9 @@ is ``agreed`` and the lobby starts the game (once, see ``services.lobby.challeng
 Either side may end it: the challenged declines, the challenger withdraws; a
 challenge without activity for ``EXPIRY_SECONDS`` expires.
 
-Seats: the challenger takes seat 0 (the side that begins) unless ⇄ ``swap`` is on.
-A rematch starts with ``swap`` set so that the colours change after every game.
+Seats: the challenger takes seat 0 (the side that begins) unless ⇄ ``swap`` is on;
+in Battlegeneral the challenger plays Blue (seat 1), so the accepting player's Red
+begins (seed 002).  A rematch sets ``swap`` so that the colours change after every game.
 
 Refusals raise :class:`ChallengeRefusal` with a stable code whose German and
 English texts are below (registered with ``shared.i18n``).
@@ -37,6 +38,11 @@ CLOCKS: dict[str, dict[str, int] | None] = {
     "ohne": None,
 }
 DEFAULT_CLOCK = "5+3"
+# Battlegeneral is played with five minutes per move, not a chess clock (seed 002).
+DEFAULT_CLOCKS: dict[str, str] = {"general": "ohne"}
+# The seat the challenger takes before ⇄; 0 everywhere but Battlegeneral (seed 002:
+# "Der Herausforderer spielt Blau, der Angenommene spielt Rot – und Rot beginnt").
+CHALLENGER_SEAT: dict[str, int] = {"general": 1}
 # Battlebullet in the Wartesaal always runs a clock (seed 004: "im Mehrspieler läuft immer eine Uhr").
 GAMES_WITHOUT_UNTIMED = frozenset({"bullet"})
 STAKE_MIN = 10
@@ -155,7 +161,9 @@ class Challenge:
     def seats(self) -> tuple[int, int]:
         """User ids on seat 0 (begins) and seat 1."""
         a, b = self.challenger.user_id, self.challenged.user_id
-        return (b, a) if self.settings.swap else (a, b)
+        home = CHALLENGER_SEAT.get(self.game, 0)
+        challenger_seat = 1 - home if self.settings.swap else home
+        return (a, b) if challenger_seat == 0 else (b, a)
 
     def clock(self) -> dict[str, int] | None:
         return CLOCKS[self.settings.clock]
@@ -185,8 +193,9 @@ def allowed_clocks(game: str) -> tuple[str, ...]:
 
 
 def default_settings(game: str) -> Settings:
-    """The seed's defaults: its options, 5+3, rated without a stake, no swap."""
-    return Settings(clock=DEFAULT_CLOCK, options=get_game(game).default_options(), rated=True, stake=0, swap=False)
+    """The seed's defaults: its options, 5+3 (Battlegeneral: no clock), rated without a stake, no swap."""
+    return Settings(clock=DEFAULT_CLOCKS.get(game, DEFAULT_CLOCK), options=get_game(game).default_options(),
+                    rated=True, stake=0, swap=False)
 
 
 def checked_settings(game: str, settings: Settings) -> Settings:
@@ -275,8 +284,10 @@ def start_failed(challenge: Challenge, code: str, now: float) -> Challenge:
                                updated_at=now, reason=code)
 
 
-def rematch_settings(previous: dict[str, Any], previous_seats: tuple[int, int], challenger: int) -> Settings:
+def rematch_settings(game: str, previous: dict[str, Any], previous_seats: tuple[int, int],
+                     challenger: int) -> Settings:
     """The settings of a rematch: as before, colours swapped (whoever began, now takes seat 1)."""
-    swap = previous_seats[0] == challenger  # the challenger sat on seat 0 last time: now seat 1
+    wanted = 1 if previous_seats[0] == challenger else 0  # the challenger's seat this time
+    swap = wanted != CHALLENGER_SEAT.get(game, 0)
     return Settings(clock=previous["clock"], options=previous["options"], rated=previous["rated"],
                     stake=previous["stake"], swap=swap)

@@ -123,14 +123,29 @@ def test_start_once_and_failed_start_reopens_for_new_agreement() -> None:
 def test_rematch_swaps_colours() -> None:
     previous = {"clock": "3+2", "options": {"map": "krater", "end_rule": "aussetzen"}, "rated": True, "stake": 20}
     # Anna began last time (seat 0) and asks for the rematch: now Bert begins.
-    settings = c.rematch_settings(previous, (1, 2), challenger=1)
+    settings = c.rematch_settings("hexagon", previous, (1, 2), challenger=1)
     ch = c.open_challenge(ANNA, BERT, "hexagon", T0, settings=settings, rematch_of=9)
     assert ch.seats() == (2, 1) and ch.settings.clock == "3+2" and ch.settings.stake == 20
     # Bert (seat 1 last time) asks: he is the challenger and takes seat 0.
-    by_bert = c.open_challenge(BERT, ANNA, "hexagon", T0, settings=c.rematch_settings(previous, (1, 2), challenger=2))
+    by_bert = c.open_challenge(BERT, ANNA, "hexagon", T0, settings=c.rematch_settings("hexagon", previous, (1, 2), challenger=2))
     assert by_bert.seats() == (2, 1)
 
 
 def test_json_round_trip() -> None:
     ch = c.propose(opened(), BERT.user_id, dataclasses.replace(opened().settings, stake=30), T0 + 3)
     assert c.Challenge.from_json(ch.to_json()) == ch
+
+
+def test_battlegeneral_challenger_plays_blue_without_a_clock() -> None:
+    """Seed 002: the challenger plays Blue, the accepting player Red, and Red begins; five minutes a move."""
+    ch = c.accept(opened("general"), BERT.user_id, 1, T0 + 5)
+    assert ch.settings.clock == "ohne" and ch.clock() is None
+    assert ch.seats() == (BERT.user_id, ANNA.user_id)  # Bert accepted: Red, seat 0
+    swapped = dataclasses.replace(ch, settings=dataclasses.replace(ch.settings, swap=True))
+    assert swapped.seats() == (ANNA.user_id, BERT.user_id)
+    # After a game in which Bert was Red, a rematch gives Anna Red, whoever asks for it.
+    previous = {"clock": "ohne", "options": ch.settings.options, "rated": True, "stake": 0}
+    for asker, other in ((ANNA, BERT), (BERT, ANNA)):
+        settings = c.rematch_settings("general", previous, (BERT.user_id, ANNA.user_id), challenger=asker.user_id)
+        rematch = c.open_challenge(asker, other, "general", T0, settings=settings, rematch_of=9)
+        assert rematch.seats() == (ANNA.user_id, BERT.user_id)

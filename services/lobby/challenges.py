@@ -146,7 +146,7 @@ def register_challenges(lobby: Lobby, sockets: WartesaalSockets) -> None:
         with lobby.pool.connection() as db:
             names = game_store.user_names(db, [other])
         previous = {"clock": _clock_name(row.clock), "options": row.options, "rated": row.rated, "stake": row.stake}
-        settings = negotiation.rematch_settings(previous, row.seats, conn.user_id)
+        settings = negotiation.rematch_settings(row.game, previous, row.seats, conn.user_id)
         challenge = negotiation.open_challenge(Party(conn.user_id, conn.name), Party(other, names.get(other, "?")),
                                                row.game, time.time(), settings=settings, rematch_of=row.id)
         store.add(challenge)
