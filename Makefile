@@ -11,7 +11,7 @@ WEB_BUILT := web/dist/.built-stamp
 WEB_SOURCES := $(shell find web -path web/node_modules -prune -o -path web/dist -prune -o -type f -print 2>/dev/null)
 
 # Benchmarks: every bench/*.py module except the per-game ones that bench/engines.py collects.
-BENCH_MODULES := $(filter-out __init__ engine_%,$(basename $(notdir $(wildcard bench/*.py))))
+BENCH_MODULES := $(filter-out __init__ engine_% inprocess_ladder,$(basename $(notdir $(wildcard bench/*.py))))
 
 .PHONY: run test proof lint bench setup web chromium
 

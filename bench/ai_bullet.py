@@ -21,87 +21,28 @@ Mittel 1.0, Mittel vs Leicht 1.0; at 0.3 s Stark depth 3.1, 97.8 % within budget
 
 from __future__ import annotations
 
-import json
 import random
-import sys
-import time
 from typing import Any
 
+from bench import inprocess_ladder
 from services.ai_worker.players import bullet as player
-from shared.games import get_game
 
 LAYOUTS = ("standard", "belgisch", "deutsch")
 TARGETS = (6, 4)
+BUDGET_S = 1.8
 
 
-def play_game(
-    strengths: tuple[str, str], options: dict[str, Any], budget_s: float, rng: random.Random, stark_log: list
-) -> int | None:
-    """One game; ``strengths[seat]`` plays ``seat``.  Returns the winning seat or None."""
-    game = get_game("bullet")
-    state = game.new_game(options, 0)
-    while game.outcome(state) is None:
-        seat = state.side
-        view = game.view(state, seat)
-        stats: dict[str, int] = {}
-        started = time.monotonic()
-        text = player.choose_move(view, strengths[seat], started + budget_s, rng, stats=stats)
-        took = time.monotonic() - started
-        if strengths[seat] == "stark" and stats:
-            stark_log.append((took, stats["nodes"], stats["depth"]))
-        state = game.apply(state, text, seat)
-    return game.outcome(state).winner
+def options_for(i: int) -> dict[str, Any]:
+    return {"layout": LAYOUTS[(i // 2) % len(LAYOUTS)], "win_target": TARGETS[(i // 6) % 2], "move_limit": 100}
 
 
-def ladder(stronger: str, weaker: str, games: int, budget_s: float, stark_log: list, seed: int) -> dict[str, Any]:
-    rng = random.Random(seed)
-    points = 0.0
-    results = {"wins": 0, "draws": 0, "losses": 0}
-    for i in range(games):
-        options = {
-            "layout": LAYOUTS[(i // 2) % len(LAYOUTS)],
-            "win_target": TARGETS[(i // 6) % 2],
-            "move_limit": 100,
-        }
-        strong_seat = i % 2
-        strengths = (stronger, weaker) if strong_seat == 0 else (weaker, stronger)
-        winner = play_game(strengths, options, budget_s, rng, stark_log)
-        if winner is None:
-            points += 0.5
-            results["draws"] += 1
-        elif winner == strong_seat:
-            points += 1
-            results["wins"] += 1
-        else:
-            results["losses"] += 1
-    return {"games": games, **results, "score_share": round(points / games, 3) if games else None}
+def seed_for(rng: random.Random) -> int:
+    return 0  # Battlebullet has no chance; the seed only names the game
 
 
-def run(games: int = 20, budget_s: float = 1.8) -> dict[str, Any]:
-    stark_log: list[tuple[float, int, int]] = []
-    started = time.monotonic()
-    stark_mittel = ladder("stark", "mittel", games, budget_s, stark_log, seed=1)
-    mittel_leicht = ladder("mittel", "leicht", games, budget_s, [], seed=2)
-    searched = [(t, n, d) for t, n, d in stark_log if d > 0]
-    seconds = sum(t for t, _, _ in searched)
-    return {
-        "game": "bullet",
-        "budget_s": budget_s,
-        "stark": {
-            "moves": len(stark_log),
-            "nodes_per_s": round(sum(n for _, n, _ in searched) / seconds) if seconds else None,
-            "mean_depth": round(sum(d for _, _, d in searched) / len(searched), 2) if searched else None,
-            "within_budget_share": (
-                round(sum(1 for t, _, _ in stark_log if t <= budget_s * 1.1) / len(stark_log), 3) if stark_log else None
-            ),
-            "max_move_s": round(max((t for t, _, _ in stark_log), default=0.0), 3),
-        },
-        "ladder": {"stark_vs_mittel": stark_mittel, "mittel_vs_leicht": mittel_leicht},
-        "wall_s": round(time.monotonic() - started, 1),
-    }
+def run(games: int = 20, budget_s: float = BUDGET_S) -> dict[str, Any]:
+    return inprocess_ladder.run("bullet", player, options_for, seed_for, games, budget_s)
 
 
 if __name__ == "__main__":
-    n_games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    budget = float(sys.argv[2]) if len(sys.argv) > 2 else 1.8
-    print(json.dumps(run(n_games, budget), indent=2))
+    inprocess_ladder.main(run, BUDGET_S)
