@@ -56,13 +56,14 @@ def _pending_ids(infra: Infra) -> set[str]:
         return set()
 
 
-def _wait(condition: Callable[[], bool], timeout: float, what: str) -> None:
+def _wait(condition: Callable[[], bool], timeout: float, what: str,
+          context: Callable[[], str] = lambda: "") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
             return
         time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+    raise AssertionError(f"timed out waiting for {what}\n{context()[-3000:]}")
 
 
 def _rating(infra: Infra, log_dir, **env: str) -> ServiceProcess:  # noqa: ANN001
@@ -89,11 +90,14 @@ def test_consumer_killed_inside_the_transaction_applies_the_event_exactly_once(
     infra, log_dir, game_service, restart_as
 ) -> None:
     name = f"rating-{uuid.uuid4().hex[:6]}"
-    paused = _rating(infra, log_dir, EVENT_CONSUMER_NAME=name, RATING_TEST_PAUSE_EVENT_TYPE="game_finished").start()
+    game_id = f"g-kill-{restart_as.split()[0]}"
+    paused = _rating(infra, log_dir, EVENT_CONSUMER_NAME=name, RATING_TEST_PAUSE_EVENT_TYPE="game_finished",
+                     RATING_TEST_PAUSE_GAME_ID=game_id).start()
     try:
-        event_id = _finish_game(infra, f"g-kill-{restart_as.split()[0]}")
-        _wait(lambda: event_id in paused.log() and "paused inside event transaction" in paused.log(), 20,
-              "the consumer to pause inside the event's transaction")
+        event_id = _finish_game(infra, game_id)
+        _wait(lambda: any("paused inside event transaction" in line and event_id in line
+                          for line in paused.log().splitlines()), 30,
+              "the consumer to pause inside the event's transaction", paused.log)
         paused.kill()
     finally:
         paused.stop()

@@ -24,16 +24,20 @@ CONSUMER_GROUP = "rating"
 # Test hook, deliberately not a Setting: when set to an event type, the consumer
 # sleeps inside the transaction of such an event, so a test can kill the process
 # at exactly the worst moment (effect written, nothing committed or acked).
+# PAUSE_GAME_ENV narrows it to one game: other games of a shared test stack
+# (a clock running out in a table left open) finish too and must pass.
 PAUSE_ENV = "RATING_TEST_PAUSE_EVENT_TYPE"
+PAUSE_GAME_ENV = "RATING_TEST_PAUSE_GAME_ID"
 
 
 def pause_inside_transaction(log: logging.Logger) -> object:
     pause_type = os.environ.get(PAUSE_ENV)
     if not pause_type:
         return None
+    pause_game = os.environ.get(PAUSE_GAME_ENV)
 
     def pause(event: StreamEvent) -> None:
-        if event.type == pause_type:
+        if event.type == pause_type and pause_game in (None, event.payload.get("game_id")):
             logs.event(log, "paused inside event transaction", event_id=event.event_id, type=event.type)
             gevent.sleep(3600)
 
