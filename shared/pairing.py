@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 START_ELO = 1500  # what a player without a rated game of this game counts as
 BASE_GAP = 200  # Elo difference accepted in the first wave ...
@@ -88,7 +88,7 @@ def _best_pairs(seekers: Sequence[Seeker], preference: Sequence[str]) -> list[Pa
             if s is not None and clock is not None:
                 allowed[i][j] = allowed[j][i] = (s, clock)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(free: int) -> tuple[int, int, tuple[tuple[int, int], ...]]:
         """Over the players in bit mask ``free``: (-pairs, total score, pairs) of the best choice."""
         if free == 0:
