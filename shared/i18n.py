@@ -114,6 +114,19 @@ TEXTS: dict[str, dict[str, str]] = {
         "de": "Du bist nicht angemeldet.",
         "en": "You are not logged in.",
     },
+    # Game pages: stars.
+    "unknown_game": {
+        "de": "Unbekanntes Spiel „{game}“.",
+        "en": "Unknown game “{game}”.",
+    },
+    "stars_out_of_range": {
+        "de": "Bitte vergib {low} bis {high} Sterne.",
+        "en": "Please give {low} to {high} stars.",
+    },
+    "stars_not_played": {
+        "de": "Bewerten kann nur, wer das Spiel schon gespielt hat. Spiel zuerst eine Partie.",
+        "en": "Only players who have played this game may rate it. Play a game first.",
+    },
 }
 
 

@@ -376,6 +376,26 @@ GAME_SERVER_EVENTS: dict[str, Event] = {
 }
 
 
+# --- the game pages (issue 9: #/spiel/<game>, services/lobby/game_page_routes.py) ----
+
+RECORDS.update(
+    {
+        r.name: r
+        for r in (
+            Record(
+                "GameFigures",
+                "Answer of GET /api/spiel/<game> and POST /api/spiel/<game>/sterne: finished games of this kind,"
+                " the players' stars (average null: not rated yet), the asking player's own stars and whether"
+                " they may rate (they have played it).",
+                {"game": Enum(GAME_NAMES), "plays": Int(), "stars_average": Optional(Json()), "stars_count": Int(),
+                 "my_stars": Optional(Int()), "may_rate": Bool()},
+            ),
+            Record("StarsBody", "Body of POST /api/spiel/<game>/sterne: 1 to 5 stars.", {"stars": Int()}),
+        )
+    }
+)
+
+
 # --- validation ------------------------------------------------------------------
 
 

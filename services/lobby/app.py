@@ -101,6 +101,7 @@ def _serve_client(app: Flask) -> None:
 def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
     from services.lobby.account_routes import account_blueprint
     from services.lobby.challenges import register_challenges
+    from services.lobby.game_page_routes import game_page_blueprint
     from services.lobby.game_ticket import game_ticket_blueprint
     from services.lobby.rating_proxy import rating_proxy_blueprint
     from services.lobby.wartesaal import register_wartesaal
@@ -132,5 +133,6 @@ def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
     register_challenges(lobby, register_wartesaal(lobby))
     app.register_blueprint(rating_proxy_blueprint(settings))
     app.register_blueprint(game_ticket_blueprint(lobby))
+    app.register_blueprint(game_page_blueprint(lobby))
     _serve_client(app)
     return lobby

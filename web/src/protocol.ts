@@ -142,6 +142,21 @@ export interface TableSummary {
   finished_at: string | null;
 }
 
+/** Answer of GET /api/spiel/<game> and POST /api/spiel/<game>/sterne: finished games of this kind, the players' stars (average null: not rated yet), the asking player's own stars and whether they may rate (they have played it). */
+export interface GameFigures {
+  game: "hexagon" | "bullet" | "general" | "hanse";
+  plays: number;
+  stars_average: unknown | null;
+  stars_count: number;
+  my_stars: number | null;
+  may_rate: boolean;
+}
+
+/** Body of POST /api/spiel/<game>/sterne: 1 to 5 stars. */
+export interface StarsBody {
+  stars: number;
+}
+
 /** Say something in the Wartesaal chat. */
 export interface ChatSendPayload {
   text: string;
