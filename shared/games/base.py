@@ -67,6 +67,13 @@ class Outcome:
     en: str
     score: tuple[float, float] | None = None  # game-specific final score (cells, marbles, points)
 
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Outcome:
+        """The inverse of :meth:`to_dict` (a table's stored result → an outcome)."""
+        score = data.get("score")
+        return Outcome(data.get("winner"), str(data.get("reason", "")), str(data.get("de", "")),
+                       str(data.get("en", "")), tuple(score) if score is not None else None)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "winner": self.winner,
@@ -142,6 +149,15 @@ class Game(ABC):
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None:
         """None while running; otherwise the result with its reason."""
+
+    def conclude(self, state: Any, outcome: Outcome) -> Any:
+        """The state of a game that the table ended (resignation, time, agreement,
+        leaving) rather than the rules: ``outcome`` becomes its result, and :meth:`view`,
+        :meth:`record` and :meth:`outcome` of the returned state treat it as over —
+        "after the game, everything".  A state the engine already ended is returned
+        unchanged (the rules' own end stands).  The default is for games without hidden
+        information, whose views already show everything: the state itself."""
+        return state
 
     # ---- what a seat may see -------------------------------------------------
     @abstractmethod

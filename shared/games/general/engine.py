@@ -164,6 +164,15 @@ class GeneralGame(Game):
     def outcome(self, state: State) -> Outcome | None:
         return state.outcome
 
+    def conclude(self, state: State, outcome: Outcome) -> State:
+        """The table ended the game (resignation, time, agreement, leaving): with the
+        outcome set, the view shows every rank and both setups, the record holds them."""
+        if state.outcome is not None:
+            return state
+        ended = state.copy()
+        ended.outcome = outcome
+        return ended
+
     # ---- views and text forms --------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         if seat not in (0, 1, None):

@@ -16,7 +16,10 @@ Format::
     2. b4xb5 (6:4) …
 
 Both setups (``Setup``, ``Start``, the diagram) are hidden information, so they are
-written only once the game is over; the record of a running game holds the public
+written only once the game is over — also when the table ended it (resigned, time,
+agreement, left: the engine's ``conclude``; a game ended during the setup has its
+setup moves as far as they got and no ``Start``, and reads back concluded by its
+``Result``/``Reason``); the record of a running game holds the public
 moves only and cannot be replayed.  Replaying uses the setup moves when present
 (giving back exactly the played state), else the start position.
 """
@@ -26,13 +29,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from shared.games.base import BadNotation, GameError
+from shared.games.base import BadNotation, GameError, Outcome
 from shared.games.general.notation import format_move, parse_move_text
 from shared.games.general.state import State, ply_records
 
 if TYPE_CHECKING:
     from shared.games.general.engine import GeneralGame
 
+# Reasons the rules decide (shared.games.general.moves); any other reason is the table's.
+RULES_ENDINGS = frozenset({"fahne_erobert", "keine_zuege", "beide_blockiert", "zweihundert_zuege"})
 _HEADER = re.compile(r'^\[(\w+) "(.*)"\]$')
 _MOVE_TOKEN = re.compile(r"(\d+)\.|([a-j](?:10|[1-9])[-x][a-j](?:10|[1-9])(?: ?\((?:10|[1-9SBF]):(?:10|[1-9SBF])\))?)", re.IGNORECASE)
 
@@ -62,11 +67,14 @@ def write_record(game: GeneralGame, st: State, headers: dict[str, str]) -> str:
     if st.outcome is not None:
         lines.append(f'[Reason "{st.outcome.reason}"]')
         lines.append(f'[ReasonText "{st.outcome.de} / {st.outcome.en}"]')
-        if st.setup_log:
+        if st.setup_log or not st.start:
             setup_moves = " | ".join(f"{'rb'[seat]}: {text}" for seat, text in st.setup_log)
             lines.append(f'[Setup "{setup_moves}"]')
-        lines.append(f'[Start "{st.start}"]')
-        start = game.from_position(st.start, st.options)
+        if st.start:
+            lines.append(f'[Start "{st.start}"]')
+            start = game.from_position(st.start, st.options)
+        else:
+            start = st  # ended during the setup: both placements as far as they got
         lines.extend("# " + line for line in game.render(start).splitlines())
     lines.append("")
     records = ply_records(st)
@@ -95,7 +103,7 @@ def read_record(game: GeneralGame, text: str) -> State:
             move_lines.append(line)
     if headers.get("Game") != "Battlegeneral":
         raise _bad("Keine Battlegeneral-Aufzeichnung", "Not a Battlegeneral record")
-    if "Start" not in headers:
+    if "Start" not in headers and "Setup" not in headers:
         raise _bad(
             "Die Aufzeichnung enthält keine Aufstellungen (Partie läuft noch?)",
             "The record holds no setups (game still running?)",
@@ -111,12 +119,12 @@ def read_record(game: GeneralGame, text: str) -> State:
         options = game.normalize_options(options)
         if "Setup" in headers:
             st = game.new_game(options, seed)
-            for item in headers["Setup"].split(" | "):
+            for item in filter(None, headers["Setup"].split(" | ")):
                 seat_letter, _, move = item.partition(": ")
                 if seat_letter not in ("r", "b"):
                     raise _bad(f"Unlesbarer Aufstellungszug: {item}", f"Unreadable setup move: {item}")
                 st = game.apply(st, move, "rb".index(seat_letter))
-            if st.start != headers["Start"]:
+            if st.start != headers.get("Start", ""):
                 raise _bad("Aufstellung und Startstellung passen nicht zusammen", "Setup moves and start position disagree")
         else:
             st = game.from_position(headers["Start"], options)
@@ -134,6 +142,7 @@ def read_record(game: GeneralGame, text: str) -> State:
             fight = st.plies[4] if st.plies else 0
             if annotation is not None and (not fight or annotation != (fight >> 4, fight & 15)):
                 raise _bad(f"Kampfangabe stimmt nicht: {token}", f"Fight annotation does not match: {token}")
+        st = _ended_by_the_table(game, st, headers)
     except BadNotation:
         raise
     except GameError as exc:
@@ -141,3 +150,17 @@ def read_record(game: GeneralGame, text: str) -> State:
     if "Result" in headers and headers["Result"] != result_text(st):
         raise _bad("Das Ergebnis passt nicht zu den Zügen", "The result does not match the moves")
     return st
+
+
+def _ended_by_the_table(game: GeneralGame, st: State, headers: dict[str, str]) -> State:
+    """A game the table ended (resigned, time, agreement, left) is over by its headers,
+    not by its moves: conclude the replayed state with the recorded result."""
+    result = headers.get("Result", "*")
+    if st.outcome is not None or result == "*" or "Reason" not in headers:
+        return st
+    winners = {"1-0": 0, "0-1": 1, "1/2-1/2": None}
+    if result not in winners or headers["Reason"] in RULES_ENDINGS:
+        # The rules' own endings must follow from the moves (checked by the caller).
+        return st
+    de, _, en = headers.get("ReasonText", "").partition(" / ")
+    return game.conclude(st, Outcome(winners[result], headers["Reason"], de, en or de))

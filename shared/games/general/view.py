@@ -19,7 +19,9 @@ next_piece, remaining, standard_setups}``; in play ``pieces`` =
 ``[{id, owner, square, moved, scouted, revealed, rank}]``, ``captured`` (per seat
 ``[{id, rank}]``), ``history`` (move texts with fight annotations), ``last_move``
 (``{seat, id, from, to, fight}``), ``quiet_moves``, ``ply``; after the end also
-``start_position`` (both setups).
+``start_position`` (both setups).  A game the table ended during the setup
+(``GeneralGame.conclude``) shows ``setups`` (both placements as far as they got,
+``{square: rank}`` per seat) and those pieces, ranks included, in ``pieces``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,16 @@ from shared.games.general.pieces import TOKENS
 from shared.games.general.setup_phase import next_piece, remaining
 from shared.games.general.setups import STANDARD_SETUPS
 from shared.games.general.state import MOVED, PLAY, REVEALED, SCOUTED, State, ply_records
+
+
+def _both_setups(st: State) -> list[dict[str, Any]]:
+    """Every placed piece of both seats with its rank, as ``pieces`` (ids in square order per seat)."""
+    pieces = []
+    for seat in (0, 1):
+        for index, (square, rank) in enumerate(sorted(st.setups[seat].items())):
+            pieces.append({"id": seat * 40 + index, "owner": seat, "square": square_name(square), "moved": False,
+                           "scouted": False, "revealed": False, "rank": TOKENS[rank]})
+    return pieces
 
 
 def build_view(st: State, seat: int | None, to_move: tuple[int, ...], moves: list[dict[str, Any]]) -> dict[str, Any]:
@@ -55,10 +67,13 @@ def build_view(st: State, seat: int | None, to_move: tuple[int, ...], moves: lis
             "remaining": {TOKENS[r]: c for r, c in remaining(own).items()} if seat is not None else None,
             "standard_setups": list(STANDARD_SETUPS),
         }
-        view["pieces"] = []
+        view["pieces"] = _both_setups(st) if over else []
         view["captured"] = [[], []]
         view["history"] = []
         view["last_move"] = None
+        if over:
+            # Ended during the setup (resigned, left, out of time): both placements, as far as they got.
+            view["setups"] = [{square_name(sq): TOKENS[rank] for sq, rank in sorted(setup.items())} for setup in st.setups]
         return view
     pieces = []
     captured: list[list[dict[str, Any]]] = [[], []]

@@ -15,6 +15,7 @@ from typing import Any
 
 from shared.games.base import BadNotation, BadOptions, Game, MoveInfo, Outcome, Seat
 from shared.games.hanse.cards import GOODS, HORSE, NAMES_DE, ZINN
+from shared.games.hanse.conclusion import conclude, conclude_from_record, end_header, table_outcome
 from shared.games.hanse.determinize import state_from_view
 from shared.games.hanse.effects import effect
 from shared.games.hanse.moves import legal, step
@@ -90,6 +91,9 @@ class HanseGame(Game):
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
             return None
+        ended_by_table = table_outcome(state)
+        if ended_by_table is not None:
+            return ended_by_table
         winner = 0 if state.seals[0] >= state.seals_to_win else 1
         n = state.seals_to_win
         return Outcome(
@@ -99,6 +103,11 @@ class HanseGame(Game):
             f"won {n} council seals" if n > 1 else "won the council seal",
             (float(state.seals[0]), float(state.seals[1])),
         )
+
+    def conclude(self, state: State, outcome: Outcome) -> State:
+        """The table ended the match: over, so the view shows every hand, the deck order
+        and the Ratsmarken, and the record every deal (:mod:`.conclusion`)."""
+        return conclude(state, outcome)
 
     def view(self, state: State, seat: Seat) -> dict[str, Any]:
         result = self.outcome(state)
@@ -149,10 +158,13 @@ class HanseGame(Game):
         result = self.outcome(state)
         if result is None:
             return write_record(state, headers, "*", "läuft / running")
+        ended_by_table = table_outcome(state)
+        if ended_by_table is not None:
+            headers = {**headers, **end_header(ended_by_table)}
         return write_record(state, headers, f"{state.seals[0]}-{state.seals[1]}", f"{result.de} / {result.en}")
 
     def parse_record(self, text: str) -> State:
-        return read_record(text)
+        return conclude_from_record(read_record(text), text)
 
     # ---- analysis ------------------------------------------------------------
     def perft(self, state: State, depth: int) -> int:
