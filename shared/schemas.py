@@ -261,6 +261,35 @@ SERVER_EVENTS.update(
 )
 
 
+# --- Schnelle Partie (the lobby's socket; services/lobby/quick_match.py) ------------
+
+QUICK_STATES = ("idle", "waiting")
+
+CLIENT_EVENTS.update(
+    {
+        e.name: e
+        for e in (
+            Event("quick:join", "Schnelle Partie: wait for the best-fitting free opponent in `game`'s pool;"
+                  " `clocks`: the Bedenkzeiten you accept (empty: any the game allows).",
+                  {"game": Enum(CHALLENGE_GAMES), "clocks": ListOf(Enum(CHALLENGE_CLOCKS))}),
+            Event("quick:cancel", "Leave the Schnelle Partie pool.", {}),
+        )
+    }
+)
+
+SERVER_EVENTS.update(
+    {
+        e.name: e
+        for e in (
+            Event("quick:status", "Your Schnelle Partie: idle or waiting (game, clocks, how many wait for it);"
+                  " `game_id`: the game a wave just started for you (challenge:started follows).",
+                  {"state": Enum(QUICK_STATES), "game": Optional(Enum(CHALLENGE_GAMES)),
+                   "clocks": ListOf(Enum(CHALLENGE_CLOCKS)), "waiting": Int(), "game_id": Optional(Int())}),
+        )
+    }
+)
+
+
 # --- game tables (the game service's socket, path /game/socket.io) ----------------
 # Owned by the tables (issue 5): its own event tables, so the lobby's socket never
 # accepts a table event and the game service never a Wartesaal one.
@@ -391,6 +420,112 @@ RECORDS.update(
                  "my_stars": Optional(Int()), "may_rate": Bool()},
             ),
             Record("StarsBody", "Body of POST /api/spiel/<game>/sterne: 1 to 5 stars.", {"stars": Int()}),
+        )
+    }
+)
+
+
+# --- profiles, Postfach, Meine Partien statistics (issue 9: services/lobby/profile_routes.py,
+# services/lobby/mailbox_routes.py) ----------------------------------------------------
+
+INVITATION_STATUSES = ("open", "started", "declined", "withdrawn", "expired")
+NOTE_KINDS = ("accepted", "declined")
+GAME_RESULTS = ("win", "loss", "draw")
+PLAYED_KINDS = ("rated", "friendly", "computer")
+
+RECORDS.update(
+    {
+        r.name: r
+        for r in (
+            Record(
+                "InvitationRequest",
+                "Body of POST /api/postfach/invitations: invite a player to a game with the seed's options;"
+                " the inviter agrees to these settings by sending.",
+                {"to_user_id": Int(), "game": Enum(CHALLENGE_GAMES), "clock": Enum(CHALLENGE_CLOCKS),
+                 "rated": Bool(), "stake": Int()},
+            ),
+            Record(
+                "Invitation",
+                "An invitation in the Postfach. `awaiting_user_id`: whose answer it waits for (the invitee, or the"
+                " inviter after the invitee accepted while they were away).",
+                {"id": Int(), "game": Enum(CHALLENGE_GAMES), "inviter": Ref("ChallengeParty"),
+                 "invitee": Ref("ChallengeParty"), "settings": Ref("ChallengeSettings"),
+                 "status": Enum(INVITATION_STATUSES), "awaiting_user_id": Int(), "game_id": Optional(Int()),
+                 "created_at": Str(), "updated_at": Str()},
+            ),
+            Record(
+                "PostfachNote",
+                "A note: an invitation was accepted while you were away (now yours to start), or declined.",
+                {"id": Int(), "kind": Enum(NOTE_KINDS), "read": Bool(), "created_at": Str(),
+                 "invitation": Ref("Invitation")},
+            ),
+            Record(
+                "Postfach",
+                "Answer of GET /api/postfach: your open invitations both ways, your latest notes; `count`: the"
+                " badge (invitations waiting for you plus unread notes).",
+                {"count": Int(), "invitations": ListOf(Ref("Invitation")), "notes": ListOf(Ref("PostfachNote"))},
+            ),
+            Record(
+                "Opponent",
+                "Whom a game was played against: a person (user_id, name) or the computer (its strength);"
+                " `key` is the value of the statistics' opponent filter.",
+                {"key": Str(), "user_id": Optional(Int()), "name": Optional(Str()),
+                 "computer": Optional(Enum(AI_STRENGTHS))},
+            ),
+            Record(
+                "ProfileGame",
+                "A profile's line per game: Elo (1500 before a first rated game), counted rated games, and the"
+                " record of all finished games (rated, friendly, against the computer).",
+                {"game": Enum(GAME_NAMES), "elo": Int(), "rated_games": Int(), "wins": Int(), "losses": Int(),
+                 "draws": Int()},
+            ),
+            Record(
+                "PlayedGame",
+                "A finished game from one player's side.",
+                {"game_id": Int(), "game": Enum(GAME_NAMES), "kind": Enum(PLAYED_KINDS), "result": Enum(GAME_RESULTS),
+                 "opponent": Ref("Opponent"), "finished_at": Str()},
+            ),
+            Record(
+                "Profile",
+                "Answer of GET /api/players/<id>. `here`: in the Wartesaal now; `status` then frei or spielt.",
+                {"user_id": Int(), "name": Str(), "guest": Bool(), "here": Bool(),
+                 "status": Optional(Enum(PLAYER_STATUSES)), "games": ListOf(Ref("ProfileGame")),
+                 "recent": ListOf(Ref("PlayedGame"))},
+            ),
+            Record(
+                "EloPoint",
+                "The Elo after one counted rated game (elo_before: before it).",
+                {"game_id": Int(), "elo_before": Int(), "elo": Int(), "finished_at": Str()},
+            ),
+            Record(
+                "EloHistory",
+                "Answer of GET /api/players/<id>/elo-history: per game (key), its points oldest first.",
+                {"user_id": Int(), "history": Json(object_only=True)},
+            ),
+            Record("Tally", "Wins, losses and draws.", {"wins": Int(), "losses": Int(), "draws": Int()}),
+            Record(
+                "OpponentTally",
+                "The record against one opponent.",
+                {"opponent": Ref("Opponent"), "wins": Int(), "losses": Int(), "draws": Int(), "games": Int()},
+            ),
+            Record(
+                "MyGamesStatistics",
+                "Answer of GET /api/my-games/statistics?game=&opponent=&result=&kind=: tallies of the games passing"
+                " the filters per game (key → Tally) and per opponent, everyone ever played (for the filter), and"
+                " the ids of the games passing the filters.",
+                {"filters": Json(object_only=True), "per_game": Json(object_only=True),
+                 "per_opponent": ListOf(Ref("OpponentTally")), "opponents": ListOf(Ref("Opponent")),
+                 "game_ids": ListOf(Int())},
+            ),
+        )
+    }
+)
+
+SERVER_EVENTS.update(
+    {
+        e.name: e
+        for e in (
+            Event("postfach:changed", "Your Postfach changed: the new badge count.", {"count": Int()}),
         )
     }
 )

@@ -103,6 +103,9 @@ def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
     from services.lobby.challenges import register_challenges
     from services.lobby.game_page_routes import game_page_blueprint
     from services.lobby.game_ticket import game_ticket_blueprint
+    from services.lobby.mailbox_routes import mailbox_blueprint
+    from services.lobby.profile_routes import profile_blueprint
+    from services.lobby.quick_match import register_quick_match
     from services.lobby.rating_proxy import rating_proxy_blueprint
     from services.lobby.wartesaal import register_wartesaal
 
@@ -130,9 +133,13 @@ def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
     )
     app.register_blueprint(health_blueprint({"postgres": lambda: db.check(pool), "redis": redis_check(client)}))
     app.register_blueprint(account_blueprint(lobby))
-    register_challenges(lobby, register_wartesaal(lobby))
+    wartesaal_sockets = register_wartesaal(lobby)
+    register_challenges(lobby, wartesaal_sockets)
+    register_quick_match(lobby, wartesaal_sockets)
     app.register_blueprint(rating_proxy_blueprint(settings))
     app.register_blueprint(game_ticket_blueprint(lobby))
+    app.register_blueprint(profile_blueprint(lobby))
+    app.register_blueprint(mailbox_blueprint(lobby))
     app.register_blueprint(game_page_blueprint(lobby))
     _serve_client(app)
     return lobby

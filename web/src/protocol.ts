@@ -157,6 +157,123 @@ export interface StarsBody {
   stars: number;
 }
 
+/** Body of POST /api/postfach/invitations: invite a player to a game with the seed's options; the inviter agrees to these settings by sending. */
+export interface InvitationRequest {
+  to_user_id: number;
+  game: "hexagon" | "bullet" | "general" | "hanse";
+  clock: "3+2" | "5+3" | "10+5" | "15+10" | "ohne";
+  rated: boolean;
+  stake: number;
+}
+
+/** An invitation in the Postfach. `awaiting_user_id`: whose answer it waits for (the invitee, or the inviter after the invitee accepted while they were away). */
+export interface Invitation {
+  id: number;
+  game: "hexagon" | "bullet" | "general" | "hanse";
+  inviter: ChallengeParty;
+  invitee: ChallengeParty;
+  settings: ChallengeSettings;
+  status: "open" | "started" | "declined" | "withdrawn" | "expired";
+  awaiting_user_id: number;
+  game_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A note: an invitation was accepted while you were away (now yours to start), or declined. */
+export interface PostfachNote {
+  id: number;
+  kind: "accepted" | "declined";
+  read: boolean;
+  created_at: string;
+  invitation: Invitation;
+}
+
+/** Answer of GET /api/postfach: your open invitations both ways, your latest notes; `count`: the badge (invitations waiting for you plus unread notes). */
+export interface Postfach {
+  count: number;
+  invitations: Invitation[];
+  notes: PostfachNote[];
+}
+
+/** Whom a game was played against: a person (user_id, name) or the computer (its strength); `key` is the value of the statistics' opponent filter. */
+export interface Opponent {
+  key: string;
+  user_id: number | null;
+  name: string | null;
+  computer: "leicht" | "mittel" | "stark" | null;
+}
+
+/** A profile's line per game: Elo (1500 before a first rated game), counted rated games, and the record of all finished games (rated, friendly, against the computer). */
+export interface ProfileGame {
+  game: "hexagon" | "bullet" | "general" | "hanse";
+  elo: number;
+  rated_games: number;
+  wins: number;
+  losses: number;
+  draws: number;
+}
+
+/** A finished game from one player's side. */
+export interface PlayedGame {
+  game_id: number;
+  game: "hexagon" | "bullet" | "general" | "hanse";
+  kind: "rated" | "friendly" | "computer";
+  result: "win" | "loss" | "draw";
+  opponent: Opponent;
+  finished_at: string;
+}
+
+/** Answer of GET /api/players/<id>. `here`: in the Wartesaal now; `status` then frei or spielt. */
+export interface Profile {
+  user_id: number;
+  name: string;
+  guest: boolean;
+  here: boolean;
+  status: "frei" | "spielt" | null;
+  games: ProfileGame[];
+  recent: PlayedGame[];
+}
+
+/** The Elo after one counted rated game (elo_before: before it). */
+export interface EloPoint {
+  game_id: number;
+  elo_before: number;
+  elo: number;
+  finished_at: string;
+}
+
+/** Answer of GET /api/players/<id>/elo-history: per game (key), its points oldest first. */
+export interface EloHistory {
+  user_id: number;
+  history: Record<string, unknown>;
+}
+
+/** Wins, losses and draws. */
+export interface Tally {
+  wins: number;
+  losses: number;
+  draws: number;
+}
+
+/** The record against one opponent. */
+export interface OpponentTally {
+  opponent: Opponent;
+  wins: number;
+  losses: number;
+  draws: number;
+  games: number;
+}
+
+/** Answer of GET /api/my-games/statistics?game=&opponent=&result=&kind=: tallies of the games passing the filters per game (key → Tally) and per opponent, everyone ever played (for the filter), and the ids of the games passing the filters. */
+export interface MyGamesStatistics {
+  filters: Record<string, unknown>;
+  per_game: Record<string, unknown>;
+  per_opponent: OpponentTally[];
+  opponents: Opponent[];
+  game_ids: number[];
+}
+
 /** Say something in the Wartesaal chat. */
 export interface ChatSendPayload {
   text: string;
@@ -195,6 +312,16 @@ export interface ChallengeRematchPayload {
   game_id: number;
 }
 
+/** Schnelle Partie: wait for the best-fitting free opponent in `game`'s pool; `clocks`: the Bedenkzeiten you accept (empty: any the game allows). */
+export interface QuickJoinPayload {
+  game: "hexagon" | "bullet" | "general" | "hanse";
+  clocks: ("3+2" | "5+3" | "10+5" | "15+10" | "ohne")[];
+}
+
+/** Leave the Schnelle Partie pool. */
+export interface QuickCancelPayload {
+}
+
 /** Sent once after connecting: who you are and the last chat messages. */
 export interface WelcomePayload {
   user: User;
@@ -229,6 +356,20 @@ export interface ChallengeStartedPayload {
   challenge_id: string;
   game_id: number;
   game: string;
+}
+
+/** Your Schnelle Partie: idle or waiting (game, clocks, how many wait for it); `game_id`: the game a wave just started for you (challenge:started follows). */
+export interface QuickStatusPayload {
+  state: "idle" | "waiting";
+  game: "hexagon" | "bullet" | "general" | "hanse" | null;
+  clocks: ("3+2" | "5+3" | "10+5" | "15+10" | "ohne")[];
+  waiting: number;
+  game_id: number | null;
+}
+
+/** Your Postfach changed: the new badge count. */
+export interface PostfachChangedPayload {
+  count: number;
 }
 
 /** Open a table as a player or a spectator; answered with table:state. */
@@ -320,6 +461,8 @@ export interface ClientToServerEvents {
   "challenge:accept": (payload: ChallengeAcceptPayload) => void;
   "challenge:decline": (payload: ChallengeDeclinePayload) => void;
   "challenge:rematch": (payload: ChallengeRematchPayload) => void;
+  "quick:join": (payload: QuickJoinPayload) => void;
+  "quick:cancel": (payload: QuickCancelPayload) => void;
 }
 
 export interface ServerToClientEvents {
@@ -329,6 +472,8 @@ export interface ServerToClientEvents {
   "error": (payload: ErrorPayload) => void;
   "challenge:update": (payload: ChallengeUpdatePayload) => void;
   "challenge:started": (payload: ChallengeStartedPayload) => void;
+  "quick:status": (payload: QuickStatusPayload) => void;
+  "postfach:changed": (payload: PostfachChangedPayload) => void;
 }
 
 export interface GameClientToServerEvents {
