@@ -9,7 +9,7 @@ event in the client's language and changes nothing; the connection stays up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from flask import request
@@ -52,6 +52,8 @@ class WartesaalSockets:
 
     handles: Callable[[str], Callable[[Handler], Handler]]  # register a validated event handler
     on_join: list[Callable[[Connection], None]]  # called after a socket joined
+    # called when a user's last Wartesaal socket (on every process) closed
+    on_leave: list[Callable[[Connection], None]] = field(default_factory=list)
 
 
 def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
@@ -81,6 +83,8 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
             return fn
 
         return register
+
+    wartesaal = WartesaalSockets(handles=handles, on_join=on_join)
 
     @socketio.on("connect")
     def on_connect(auth: object = None) -> None:
@@ -114,6 +118,8 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
         SOCKETS.dec()
         if lobby.presence.leave(conn.user_id) == 0:
             lobby.broadcast_players()
+            for hook in wartesaal.on_leave:
+                hook(conn)
         event(lobby.log, "wartesaal leave", user_id=conn.user_id, sid=request.sid)
 
     @handles("chat:send")
@@ -137,4 +143,4 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
         lobby.log.exception("wartesaal handler failed", exc_info=err)
         refuse(ProtocolError("internal_error"), None)
 
-    return WartesaalSockets(handles=handles, on_join=on_join)
+    return wartesaal

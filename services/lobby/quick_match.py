@@ -1,0 +1,317 @@
+"""Schnelle Partie: a pool per game in Redis, paired in waves, started like an agreed challenge.
+
+Events (schemas in ``shared.schemas``): ``quick:join`` {game, clocks} and
+``quick:cancel`` in; ``quick:status`` out, to every Wartesaal socket of the player
+(room ``user:<id>``, any lobby process).  A player waits in one pool at a time;
+joining another game's pool moves them.  Closing the last Wartesaal tab leaves the
+pool (so does a lobby process that dies: its players leave the presence list and the
+next wave drops whoever is no longer there or already playing).
+
+Waves, as lichess's pools do it (``shared.pairing`` decides who plays whom): a
+pool's wave fires :data:`WAVE_SECONDS` after the previous one (or after the first
+player came), or at once when :data:`WAVE_PLAYERS` wait.  Every lobby process runs
+the loop, but a round runs only where the Redis lock :data:`LOCK` was taken, so two
+processes never pair the same players.  A pair leaves the pool in one Lua step that
+checks both entries are unchanged (a cancel in between wins), and then starts
+exactly like an agreed challenge (``services.lobby.challenge_start``: one
+PostgreSQL transaction, guarded by ``challenge_starts``); both browsers get
+``challenge:started`` and open the table.  Quick games are rated, without a stake;
+the colours are drawn.
+
+Keys: ``quick:members`` (hash user id → JSON entry), ``quick:wave_at`` (hash game →
+epoch seconds of the next wave), ``quick:lock``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import secrets
+import time
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import redis
+
+from services.lobby.challenge_start import start_game
+from services.lobby.wartesaal import Connection, WartesaalSockets, user_room
+from shared import challenge as negotiation
+from shared import i18n, presence
+from shared.challenge import Party
+from shared.logs import event
+from shared.pairing import START_ELO, Seeker, pair_wave
+from shared.schemas import ProtocolError
+
+if TYPE_CHECKING:
+    from services.lobby.app import Lobby
+
+WAVE_SECONDS = 3.0  # small: few players wait at once here, a quick match should be quick
+WAVE_PLAYERS = 8  # this many waiting in one pool fire a wave at once
+TICK_SECONDS = 0.5
+LOCK = "quick:lock"
+LOCK_MS = 10_000  # longer than a round takes; a dead pairer's lock lapses by itself
+MEMBERS = "quick:members"
+WAVE_AT = "quick:wave_at"
+
+TEXTS: dict[str, dict[str, str]] = {
+    "quick_bad_clock": {
+        "de": "Diese Bedenkzeit gibt es für dieses Spiel nicht (erlaubt: {allowed}).",
+        "en": "This time control is not available for this game (allowed: {allowed}).",
+    },
+    "quick_playing": {
+        "de": "Du spielst gerade eine Partie – Schnelle Partie geht danach.",
+        "en": "You are playing a game – Quick game is possible afterwards.",
+    },
+    "quick_start_failed": {
+        "de": "Die Partie konnte nicht starten. Bitte versuche es noch einmal.",
+        "en": "The game could not start. Please try again.",
+    },
+}
+i18n.TEXTS.update(TEXTS)
+
+# Remove both entries only if both are exactly as the wave read them.
+_TAKE_PAIR = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+if redis.call('HGET', KEYS[1], ARGV[3]) ~= ARGV[4] then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1], ARGV[3])
+return 1
+"""
+# Replace an entry only if it is still the one read (a cancel or a new join wins).
+_REPLACE = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+"""
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A player waiting for a quick game."""
+
+    user_id: int
+    name: str
+    game: str
+    clocks: tuple[str, ...]
+    since: float
+    waves: int = 0
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), separators=(",", ":"))
+
+    @staticmethod
+    def from_json(raw: bytes | str) -> Entry:
+        data = json.loads(raw)
+        return Entry(user_id=data["user_id"], name=data["name"], game=data["game"], clocks=tuple(data["clocks"]),
+                     since=data["since"], waves=data["waves"])
+
+
+def accepted_clocks(game: str, wanted: list[str]) -> tuple[str, ...]:
+    """The Bedenkzeiten a player accepts: those chosen (none chosen: every one the game allows)."""
+    allowed = negotiation.allowed_clocks(game)
+    if not wanted:
+        return allowed
+    refused = [c for c in wanted if c not in allowed]
+    if refused:
+        raise ProtocolError("quick_bad_clock", allowed=", ".join(allowed))
+    return tuple(c for c in allowed if c in wanted)
+
+
+def preference(game: str) -> tuple[str, ...]:
+    """The order a pair's common Bedenkzeit is picked in: the game's usual one first."""
+    allowed = negotiation.allowed_clocks(game)
+    usual = negotiation.DEFAULT_CLOCKS.get(game, negotiation.DEFAULT_CLOCK)
+    return (usual, *[c for c in allowed if c != usual]) if usual in allowed else allowed
+
+
+class QuickPool:
+    """The pools in Redis (all games in one hash: a player waits in one pool at a time)."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._take_pair = client.register_script(_TAKE_PAIR)
+        self._replace = client.register_script(_REPLACE)
+        self._unlock = client.register_script(_UNLOCK)
+
+    def join(self, entry: Entry, now: float) -> None:
+        with self.redis.pipeline() as pipe:
+            pipe.hset(MEMBERS, entry.user_id, entry.to_json())
+            pipe.hsetnx(WAVE_AT, entry.game, now + WAVE_SECONDS)  # the first one waiting starts the timer
+            pipe.execute()
+
+    def leave(self, user_id: int) -> bool:
+        return bool(self.redis.hdel(MEMBERS, user_id))
+
+    def entry_of(self, user_id: int) -> Entry | None:
+        raw = self.redis.hget(MEMBERS, user_id)
+        return Entry.from_json(raw) if raw else None
+
+    def members(self) -> dict[int, tuple[bytes, Entry]]:
+        return {int(uid): (raw, Entry.from_json(raw)) for uid, raw in self.redis.hgetall(MEMBERS).items()}
+
+    def waiting(self, game: str) -> int:
+        return sum(1 for _raw, e in self.members().values() if e.game == game)
+
+    def take_pair(self, a: tuple[bytes, Entry], b: tuple[bytes, Entry]) -> bool:
+        return bool(self._take_pair(keys=[MEMBERS], args=[a[1].user_id, a[0], b[1].user_id, b[0]]))
+
+    def missed_wave(self, raw: bytes, entry: Entry) -> None:
+        after = dataclasses.replace(entry, waves=entry.waves + 1)
+        self._replace(keys=[MEMBERS], args=[entry.user_id, raw, after.to_json()])
+
+    def lock(self) -> str | None:
+        token = uuid.uuid4().hex
+        return token if self.redis.set(LOCK, token, nx=True, px=LOCK_MS) else None
+
+    def unlock(self, token: str) -> None:
+        self._unlock(keys=[LOCK], args=[token])
+
+
+def _text(value: bytes | str | None) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def register_quick_match(lobby: Lobby, sockets: WartesaalSockets) -> None:
+    pool = QuickPool(lobby.redis)
+    socketio = lobby.socketio
+
+    def status_of(user_id: int, game_id: int | None = None) -> dict[str, Any]:
+        entry = pool.entry_of(user_id)
+        if entry is None:
+            return {"state": "idle", "game": None, "clocks": [], "waiting": 0, "game_id": game_id}
+        return {"state": "waiting", "game": entry.game, "clocks": list(entry.clocks),
+                "waiting": pool.waiting(entry.game), "game_id": None}
+
+    def tell(user_id: int, game_id: int | None = None) -> None:
+        socketio.emit("quick:status", status_of(user_id, game_id), to=user_room(user_id))
+
+    @sockets.handles("quick:join")
+    def join(conn: Connection, payload: dict) -> None:
+        game = payload["game"]
+        clocks = accepted_clocks(game, payload["clocks"])
+        if _text(lobby.redis.hget("presence:status", conn.user_id)) == "spielt":
+            raise ProtocolError("quick_playing")
+        previous = pool.entry_of(conn.user_id)
+        pool.join(Entry(conn.user_id, conn.name, game, clocks, time.time()), time.time())
+        tell(conn.user_id)
+        # Others waiting for the same game see the pool grow.
+        for uid, (_raw, other) in pool.members().items():
+            if uid != conn.user_id and (other.game == game or (previous and other.game == previous.game)):
+                tell(uid)
+        event(lobby.log, "quick match join", user_id=conn.user_id, game=game, clocks=list(clocks))
+
+    @sockets.handles("quick:cancel")
+    def cancel(conn: Connection, payload: dict) -> None:
+        pool.leave(conn.user_id)
+        tell(conn.user_id)
+
+    def on_join(conn: Connection) -> None:
+        # A new tab shows whether this player already waits.
+        socketio.emit("quick:status", status_of(conn.user_id), to=user_room(conn.user_id))
+
+    def on_gone(conn: Connection) -> None:
+        pool.leave(conn.user_id)
+
+    sockets.on_join.append(on_join)
+    sockets.on_leave.append(on_gone)
+
+    def start(a: Entry, b: Entry, clock: str) -> None:
+        challenger, challenged = (a, b) if secrets.randbits(1) else (b, a)
+        settings = dataclasses.replace(negotiation.default_settings(a.game), clock=clock)
+        now = time.time()
+        opened = negotiation.open_challenge(Party(challenger.user_id, challenger.name),
+                                            Party(challenged.user_id, challenged.name), a.game, now,
+                                            settings=settings, challenge_id=f"quick-{uuid.uuid4().hex}")
+        agreed = negotiation.accept(opened, challenged.user_id, opened.version, now)
+        try:
+            game_id = start_game(lobby.pool, agreed)
+        except Exception:
+            lobby.log.exception("quick match start failed")
+            for uid in (a.user_id, b.user_id):
+                socketio.emit("error", {"code": "quick_start_failed", "event": "quick:join",
+                                        "message": i18n.text("quick_start_failed", "de")}, to=user_room(uid))
+                tell(uid)
+            return
+        for uid in (a.user_id, b.user_id):
+            presence.set_status(lobby.redis, uid, "spielt")
+        lobby.broadcast_players()
+        payload = {"challenge_id": agreed.id, "game_id": game_id, "game": a.game}
+        for uid in (a.user_id, b.user_id):
+            tell(uid, game_id)
+            socketio.emit("challenge:started", payload, to=user_room(uid))
+        event(lobby.log, "quick match started", game_id=game_id, game=a.game, clock=clock,
+              seats=list(agreed.seats()))
+
+    def present_and_free(user_ids: list[int]) -> set[int]:
+        with lobby.redis.pipeline() as pipe:
+            for uid in user_ids:
+                pipe.hexists("presence:names", uid)
+                pipe.hget("presence:status", uid)
+            answers = pipe.execute()
+        return {uid for uid, here, status in zip(user_ids, answers[::2], answers[1::2], strict=True)
+                if here and _text(status) != "spielt"}
+
+    def elos(user_ids: list[int]) -> dict[int, dict[str, int]]:
+        raw = lobby.redis.hmget(presence.ELO_CACHE, user_ids) if user_ids else []
+        return {uid: json.loads(r) if r else {} for uid, r in zip(user_ids, raw, strict=True)}
+
+    def run_round(now: float) -> None:
+        members = pool.members()
+        fit = present_and_free(list(members))
+        for uid in set(members) - fit:
+            # Gone (no Wartesaal tab on any process) or already at a table.
+            pool.leave(uid)
+            tell(uid)
+        by_game: dict[str, list[tuple[bytes, Entry]]] = {}
+        for uid in fit:
+            by_game.setdefault(members[uid][1].game, []).append(members[uid])
+        wave_at = {_text(g): float(t) for g, t in lobby.redis.hgetall(WAVE_AT).items()}
+        for game in set(wave_at) - set(by_game):
+            lobby.redis.hdel(WAVE_AT, game)
+        for game, waiting in by_game.items():
+            due = wave_at.get(game)
+            if due is None:
+                lobby.redis.hset(WAVE_AT, game, now + WAVE_SECONDS)
+                continue
+            if now < due and len(waiting) < WAVE_PLAYERS:
+                continue
+            wave(game, waiting, now)
+
+    def wave(game: str, waiting: list[tuple[bytes, Entry]], now: float) -> None:
+        known = elos([e.user_id for _raw, e in waiting])
+        by_id = {e.user_id: (raw, e) for raw, e in waiting}
+        seekers = [Seeker(e.user_id, known[e.user_id].get(game, START_ELO), frozenset(e.clocks), e.waves)
+                   for _raw, e in waiting]
+        paired: set[int] = set()
+        for pair in pair_wave(seekers, preference(game)):
+            a, b = by_id[pair.first.user_id], by_id[pair.second.user_id]
+            if pool.take_pair(a, b):
+                paired |= {a[1].user_id, b[1].user_id}
+                start(a[1], b[1], pair.clock)
+        left = [m for uid, m in by_id.items() if uid not in paired]
+        for raw, entry in left:
+            pool.missed_wave(raw, entry)
+        if left:
+            lobby.redis.hset(WAVE_AT, game, now + WAVE_SECONDS)
+        else:
+            lobby.redis.hdel(WAVE_AT, game)
+        event(lobby.log, "quick match wave", game=game, waiting=len(waiting), paired=len(paired))
+
+    def pairing_loop() -> None:
+        while True:
+            try:
+                token = pool.lock()
+                if token is not None:
+                    try:
+                        run_round(time.time())
+                    finally:
+                        pool.unlock(token)
+            except Exception:
+                lobby.log.exception("quick match round failed")
+            socketio.sleep(TICK_SECONDS)
+
+    lobby.background_tasks.append(pairing_loop)

@@ -1,0 +1,134 @@
+"""Schnelle Partie through two real lobby processes on one Redis: pairing, waves by Elo, cancel, leaving."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from services.lobby.quick_match import LOCK, MEMBERS, WAVE_SECONDS
+from shared import db, game_store
+from shared.presence import ELO_CACHE
+from tests.lobby_fixtures import WartesaalClient, guest, lobby, redis_client, second_lobby  # noqa: F401
+from tests.stack import Infra
+
+# A wave waits WAVE_SECONDS; on the loaded machine allow a lot more.
+PAIRED_WITHIN = WAVE_SECONDS + 15
+
+
+@pytest.fixture(scope="module")
+def pool(infra: Infra) -> Iterator:
+    pool = db.make_pool(infra.database_url, max_size=2)
+    yield pool
+    pool.close()
+
+
+def seated(base_url: str) -> tuple[dict, WartesaalClient]:
+    http = guest(base_url)
+    client = WartesaalClient(base_url, http)
+    client.wait_for("welcome")
+    return http.user, client
+
+
+def close_all(clients: list[WartesaalClient]) -> None:
+    """Close in parallel: a python-socketio client may take seconds to say goodbye."""
+    threads = [threading.Thread(target=c.close) for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def started(client: WartesaalClient, timeout: float = PAIRED_WITHIN) -> dict:
+    return client.wait_for("challenge:started", timeout=timeout)
+
+
+def test_two_players_on_two_processes_are_paired_into_one_rated_game(lobby, second_lobby, pool,  # noqa: F811
+                                                                     redis_client):  # noqa: F811
+    (anna, a), (bert, b) = seated(lobby.url), seated(second_lobby.url)
+    try:
+        a.emit("quick:join", {"game": "hexagon", "clocks": ["3+2", "10+5"]})
+        waiting = a.wait_for("quick:status", lambda s: s["state"] == "waiting")
+        assert waiting["game"] == "hexagon" and waiting["clocks"] == ["3+2", "10+5"]
+        b.emit("quick:join", {"game": "hexagon", "clocks": []})  # any Bedenkzeit
+        got_a, got_b = started(a), started(b)
+        assert got_a["game_id"] == got_b["game_id"] and got_a["game"] == "hexagon"
+        # Exactly one game for the two, whichever process ran the wave; both are out of the pool.
+        assert not redis_client.hexists(MEMBERS, anna["id"]) and not redis_client.hexists(MEMBERS, bert["id"])
+        with pool.connection() as conn:
+            row = game_store.load(conn, got_a["game_id"])
+            count = conn.execute("SELECT count(*) AS n FROM games WHERE %s IN (seat0_user_id, seat1_user_id)",
+                                 (anna["id"],)).fetchone()["n"]
+        assert count == 1
+        assert set(row.seats) == {anna["id"], bert["id"]}
+        assert row.mode == "wartesaal" and row.rated and row.stake == 0 and row.status == "running"
+        # A's choice decides: the first common Bedenkzeit in the game's order of preference after 5+3.
+        assert (row.clock.base_ms, row.clock.inc_ms) == (180_000, 2_000)
+        assert a.wait_for("quick:status", lambda s: s["game_id"] == got_a["game_id"])["state"] == "idle"
+        # Both now count as playing, and a player at a table cannot join a pool.
+        a.emit("quick:join", {"game": "hexagon", "clocks": []})
+        assert a.wait_for("error", lambda e: e["code"] == "quick_playing")["message"].startswith("Du spielst gerade")
+    finally:
+        close_all([a, b])
+
+
+def test_a_wave_pairs_nearest_elo_when_several_wait(lobby, second_lobby, redis_client):  # noqa: F811
+    players = [seated(lobby.url if i % 2 else second_lobby.url) for i in range(4)]
+    elos = [1500, 1900, 1530, 1880]
+    try:
+        for (user, _client), elo in zip(players, elos, strict=True):
+            redis_client.hset(ELO_CACHE, user["id"], json.dumps({"bullet": elo}))
+        # Hold the pairing lock while all four join, so one wave sees them all.
+        assert redis_client.set(LOCK, "test", nx=True, px=20_000)
+        try:
+            for _user, client in players:
+                client.emit("quick:join", {"game": "bullet", "clocks": []})
+            for _user, client in players:
+                client.wait_for("quick:status", lambda s: s["state"] == "waiting")
+        finally:
+            redis_client.delete(LOCK)
+        games = [started(client)["game_id"] for _user, client in players]
+        assert games[0] == games[2] and games[1] == games[3] and games[0] != games[1]
+    finally:
+        close_all([client for _user, client in players])
+        redis_client.hdel(ELO_CACHE, *[user["id"] for user, _client in players])
+
+
+def test_cancel_and_closing_the_wartesaal_leave_the_pool(lobby, second_lobby, redis_client):  # noqa: F811
+    (anna, a), (bert, b) = seated(lobby.url), seated(second_lobby.url)
+    try:
+        a.emit("quick:join", {"game": "general", "clocks": ["ohne"]})
+        a.wait_for("quick:status", lambda s: s["state"] == "waiting")
+        a.emit("quick:cancel", {})
+        a.wait_for("quick:status", lambda s: s["state"] == "idle")
+        assert not redis_client.hexists(MEMBERS, anna["id"])
+        b.emit("quick:join", {"game": "general", "clocks": []})
+        b.wait_for("quick:status", lambda s: s["state"] == "waiting")
+        assert redis_client.hexists(MEMBERS, bert["id"])
+        b.close()
+        deadline = time.monotonic() + 10
+        while redis_client.hexists(MEMBERS, bert["id"]) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not redis_client.hexists(MEMBERS, bert["id"])
+        # Anna, having cancelled, was never paired with Bert.
+        assert a.received("challenge:started") == []
+    finally:
+        close_all([a, b])
+
+
+def test_a_clock_the_game_does_not_offer_is_refused_in_the_clients_language(lobby):  # noqa: F811
+    http = guest(lobby.url, lang="en")
+    client = WartesaalClient(lobby.url, http, lang="en")
+    try:
+        client.wait_for("welcome")
+        client.emit("quick:join", {"game": "bullet", "clocks": ["ohne"]})  # Battlebullet always runs a clock
+        error = client.wait_for("error", lambda e: e["code"] == "quick_bad_clock")
+        assert "not available" in error["message"] and "ohne" not in error["message"].split("allowed:")[1]
+        client.emit("quick:join", {"game": "schach", "clocks": []})
+        assert client.wait_for("error", lambda e: e["code"] == "not_allowed_value")["event"] == "quick:join"
+        assert [s for s in client.received("quick:status") if s["state"] == "waiting"] == []
+    finally:
+        client.close()
