@@ -1,9 +1,12 @@
 // Battlehanse at the table (seed 000): market, hands, stables, tokens and the Rundentafel,
 // drawn from the server's view only. The Handelskasten matches the tapped cards against
-// the view's legal moves and their effects; it never decides a rule itself.
+// the view's legal moves and their effects, and says why a selection is no move
+// (hanse_selection.ts); the Karten-Info opens on hover or a long press (hanse_info.ts).
 import "./hanse.css";
 import { lang } from "../i18n";
-import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, type LegalMove, legalMoves } from "./board";
+import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, legalMoves } from "./board";
+import { cardInfo, type InfoTarget, parseTarget, targetKey } from "./hanse_info";
+import { type CardSelection, explainSelection, type HanseEffect, moveSentence } from "./hanse_selection";
 
 const HORSE = "Packpferd";
 const EN: Record<string, string> = {
@@ -11,16 +14,6 @@ const EN: Record<string, string> = {
 };
 const TOGGLES = [{ key: "help", label: { de: "Hilfe an", en: "Help on" }, initial: true }] as const;
 
-interface HanseEffect {
-  type: string;
-  market_out: string[];
-  market_in: string[];
-  hand_out: string[];
-  stable: number;
-  zinn: number[];
-  zinn_sum: number;
-  ratsmarke: number | null;
-}
 interface HandCard { card: string; known: boolean }
 interface Player {
   seat: number; hand_count: number; stable: number; known: string[]; hand: HandCard[] | null;
@@ -30,6 +23,8 @@ interface RoundPlayer { zinn: number[]; zinn_sum: number; rats: number[]; rats_s
 interface RoundTable { round: number; players: RoundPlayer[]; de: string; en: string; end_de: string; end_en: string; match_over: boolean }
 
 interface Selection { market: string[]; hand: number[]; stable: number }
+/** The table page also says whether two players share this device (for the curtain). */
+interface HanseContext extends BoardContext { sameDevice?: boolean }
 
 function el(tag: string, attrs: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElement {
   const node = document.createElement(tag);
@@ -38,62 +33,73 @@ function el(tag: string, attrs: Record<string, string> = {}, ...children: Array<
   return node;
 }
 
-function sorted(list: string[]): string {
-  return [...list].sort().join(",");
-}
-
 function name(card: string): string {
   return lang() === "en" ? EN[card] ?? card : card;
 }
 
-/** "2 Gold + Tuch" from a list of card names. */
-function cardList(cards: string[]): string {
-  const counts = new Map<string, number>();
-  for (const card of cards) counts.set(card, (counts.get(card) ?? 0) + 1);
-  return [...counts].map(([card, n]) => (n > 1 ? `${n} ${name(card)}` : name(card))).join(" + ");
-}
-
 /** The sentence the Handelskasten shows for a legal move, from its effect alone. */
 export function describeMove(fx: HanseEffect): string {
-  const de = lang() !== "en";
-  if (fx.type === "verkauf") {
-    const tokens = fx.zinn.length ? `${fx.zinn.join(" + ")} = ${fx.zinn_sum}` : "0";
-    const rats = fx.ratsmarke === null ? "" : de ? ` und eine Ratsmarke (${fx.ratsmarke === 5 ? "5+" : fx.ratsmarke}er-Stapel)` : ` and a Ratsmarke (${fx.ratsmarke === 5 ? "5+" : fx.ratsmarke} pile)`;
-    return de ? `Du verkaufst ${cardList(fx.hand_out)}: ${tokens} Punkte${rats}` : `You sell ${cardList(fx.hand_out)}: ${tokens} points${rats}`;
-  }
-  if (fx.type === "tausch") return de ? `Du nimmst ${cardList(fx.market_out)} und gibst ${cardList(fx.market_in)}` : `You take ${cardList(fx.market_out)} and give ${cardList(fx.market_in)}`;
-  if (fx.type === "pferde") return de ? `Du nimmst alle Packpferde (${fx.market_out.length}) in deinen Stall` : `You take all pack horses (${fx.market_out.length}) into your stable`;
-  if (fx.type === "nimm") return de ? `Du nimmst ${cardList(fx.market_out)}` : `You take ${cardList(fx.market_out)}`;
-  return de ? "Weiter" : "Continue";
+  const sentence = moveSentence(fx);
+  return lang() === "en" ? sentence.en : sentence.de;
 }
+
+const LONG_PRESS_MS = 500;
 
 class HanseBoard implements Board {
   readonly toggles = TOGGLES;
   readonly turnForSecondSeat = false;
   private readonly root = el("div", { class: "board hanse-board", "data-testid": "board" });
   private view: GameView = {};
-  private context: BoardContext = { you: null, interactive: false, lastMove: null };
+  private context: HanseContext = { you: null, interactive: false, lastMove: null };
   private selection: Selection = { market: [], hand: [], stable: 0 };
   private help = true;
-  private shownFor: number | null = null; // the seat the hidden cards were last shown to
+  // The seat whose hidden cards were last shown; "round" after a round's end at one
+  // device, where both players looked at the Rundentafel and no hand was drawn.
+  private shownFor: number | "round" | null = null;
   private curtainFor: number | null = null;
   private countdown: number | null = null;
   private pauseEnd: { round: unknown; at: number } | null = null;
+  // Karten-Info: a window beside the cards (never over them) for what the pointer rests on.
+  private readonly info = el("aside", { class: "hanse-card-info", "data-testid": "card-info", hidden: "" });
+  private infoTarget: InfoTarget | null = null;
+  private pressTimer = 0;
+  private pressedLong = false;
 
   constructor(private readonly host: BoardHost) {
     host.element.append(this.root);
+    this.listenForInfo();
   }
 
-  render(view: GameView, context: BoardContext): void {
+  render(view: GameView, context: HanseContext): void {
     const sameTurn = this.view.round === view.round && JSON.stringify(this.view.market) === JSON.stringify(view.market) && this.context.you === context.you;
     if (!sameTurn || !context.interactive) this.selection = { market: [], hand: [], stable: 0 };
-    // One device, two players: when the seat whose hand is shown changes, a curtain
-    // hides the table until the next player taps it (only then is their hand drawn).
-    if (context.you !== null && this.shownFor !== null && context.you !== this.shownFor && view.phase !== "ende") this.curtainFor = context.you;
-    if (context.you !== null && this.curtainFor === null) this.shownFor = context.you;
+    this.updateCurtain(view, context);
     this.view = view;
     this.context = context;
     this.draw();
+  }
+
+  /** One device, two players: when the seat whose hand is shown changes — and after every
+   * round's end — a curtain hides the table until the next player taps it (only then is
+   * their hand drawn). The Rundentafel itself is never behind it: both players see it. */
+  private updateCurtain(view: GameView, context: HanseContext): void {
+    const you = context.you;
+    if (you === null || view.phase === "ende") {
+      this.curtainFor = null;
+      return;
+    }
+    if (context.sameDevice && view.phase === "pause") {
+      this.curtainFor = null;
+      this.shownFor = "round";
+      return;
+    }
+    if (this.shownFor !== null && you !== this.shownFor) this.curtainFor = you;
+    if (this.curtainFor === null) this.shownFor = you;
+  }
+
+  /** The open round's end at one device: the whole table without either hand. */
+  private roundEndOnOneDevice(): boolean {
+    return this.context.sameDevice === true && this.view.phase === "pause";
   }
 
   setFlipped(): void {
@@ -107,7 +113,75 @@ class HanseBoard implements Board {
 
   destroy(): void {
     if (this.countdown !== null) window.clearInterval(this.countdown);
+    window.clearTimeout(this.pressTimer);
     this.root.remove();
+  }
+
+  // ---- Karten-Info ---------------------------------------------------------------
+  private listenForInfo(): void {
+    const targetOf = (event: Event): InfoTarget | null => parseTarget((event.target as Element).closest<HTMLElement>("[data-info]")?.dataset.info);
+    this.root.addEventListener("pointerover", (event) => {
+      if (event.pointerType === "mouse") this.showInfo(targetOf(event));
+    });
+    this.root.addEventListener("pointerleave", (event) => {
+      if (event.pointerType === "mouse") this.showInfo(null);
+    });
+    // Touch: hold a card to read about it; that press does not also tap the card.
+    this.root.addEventListener("pointerdown", (event) => {
+      this.pressedLong = false;
+      window.clearTimeout(this.pressTimer);
+      if (event.pointerType === "mouse") return;
+      const target = targetOf(event);
+      if (!target) {
+        this.showInfo(null);
+        return;
+      }
+      this.pressTimer = window.setTimeout(() => {
+        this.pressedLong = true;
+        this.showInfo(target);
+      }, LONG_PRESS_MS);
+    });
+    const release = (): void => window.clearTimeout(this.pressTimer);
+    this.root.addEventListener("pointerup", release);
+    this.root.addEventListener("pointercancel", release);
+    this.root.addEventListener("contextmenu", (event) => {
+      if ((event.target as Element).closest("[data-info]")) event.preventDefault();
+    });
+    this.root.addEventListener("click", (event) => {
+      if (!this.pressedLong) return;
+      this.pressedLong = false;
+      event.stopPropagation();
+      event.preventDefault();
+    }, true);
+  }
+
+  private showInfo(target: InfoTarget | null): void {
+    this.infoTarget = target;
+    this.fillInfo();
+  }
+
+  private fillInfo(): void {
+    const target = this.infoTarget;
+    if (!target || this.curtainFor !== null) {
+      this.info.hidden = true;
+      this.info.replaceChildren();
+      return;
+    }
+    // At one device's round end no hand is shown, so the info speaks as to a spectator.
+    const you = this.roundEndOnOneDevice() ? null : this.context.you;
+    const info = cardInfo(target, this.view, you, lang() === "en" ? "en" : "de");
+    let picture: HTMLElement;
+    if ("card" in info.picture) {
+      picture = info.picture.card ? el("span", { class: `hanse-card good-${info.picture.card.toLowerCase()}` }, name(info.picture.card))
+        : el("span", { class: "hanse-card back" }, "▒");
+    } else {
+      picture = el("span", { class: "hanse-token-row" }, ...info.picture.tokens.map((v) => el("span", { class: "hanse-token" }, String(v))),
+        el("small", {}, info.picture.label));
+    }
+    this.info.replaceChildren(el("div", { class: "hanse-info-picture" }, picture),
+      el("div", { class: "hanse-info-text" }, el("strong", { "data-testid": "card-info-title" }, info.title), ...info.lines.filter(Boolean).map((line) => el("p", {}, line))));
+    this.info.dataset.target = targetKey(target);
+    this.info.hidden = false;
   }
 
   private players(): { me: Player | null; other: Player | null } {
@@ -133,36 +207,45 @@ class HanseBoard implements Board {
       this.root.append(el("div", { class: "hanse-curtain", "data-testid": "curtain" },
         el("p", {}, de ? `Gib das Gerät an Spieler ${seat + 1}. Tippe erst, wenn Spieler ${seat + 1} davor sitzt.`
           : `Hand the device to player ${seat + 1}. Tap only when player ${seat + 1} sits in front of it.`), button));
+      this.fillInfo();
       return;
     }
     const { me, other } = this.players();
-    if (other) this.root.append(this.opponentArea(other));
-    this.root.append(this.centre());
-    this.root.append(this.tradeBox());
-    if (me) this.root.append(this.ownArea(me));
+    if (this.roundEndOnOneDevice()) {
+      // Both players sit before the Rundentafel: the table as a spectator sees it.
+      for (const player of [...((this.view.players ?? []) as Player[])].reverse()) this.root.append(this.opponentArea(player, `${de ? "Spieler" : "Player"} ${player.seat + 1}`));
+      this.root.append(this.centre(), this.info);
+    } else {
+      if (other) this.root.append(this.opponentArea(other, de ? "Gegner" : "Opponent"));
+      this.root.append(this.centre());
+      this.root.append(this.tradeBox(), this.info);
+      if (me) this.root.append(this.ownArea(me));
+    }
+    this.fillInfo();
     const rounds = (this.view.rounds ?? []) as RoundTable[];
     if ((this.view.phase === "pause" || this.view.phase === "ende") && rounds.length) this.root.append(this.roundTable(rounds[rounds.length - 1]));
   }
 
   private card(card: string, attrs: Record<string, string>, onTap: (() => void) | null, selected = false): HTMLElement {
-    const node = el(onTap ? "button" : "span", { class: `hanse-card good-${card.toLowerCase()}${selected ? " selected" : ""}`, "data-card": card, ...attrs }, name(card));
+    const node = el(onTap ? "button" : "span", { class: `hanse-card good-${card.toLowerCase()}${selected ? " selected" : ""}`, "data-card": card, "data-info": `good:${card}`, ...attrs }, name(card));
     if (onTap) node.addEventListener("click", onTap);
     return node;
   }
 
-  private opponentArea(other: Player): HTMLElement {
-    const de = lang() !== "en";
+  private opponentArea(other: Player, who: string): HTMLElement {
     const known = el("div", { class: "hanse-known", "data-testid": "opponent-known" }, ...other.known.map((c) => this.card(c, {}, null)));
     const backs = el("div", { class: "hanse-hand backs", "data-testid": "opponent-hand" });
     for (let i = 0; i < other.hand_count; i++) backs.append(el("span", { class: "hanse-card back" }, "▒"));
-    return el("section", { class: "hanse-side opponent" }, known, backs, this.tokensLine(other, de ? "Gegner" : "Opponent"));
+    return el("section", { class: "hanse-side opponent", "data-seat": String(other.seat) }, known, backs, this.tokensLine(other, who));
   }
 
   private tokensLine(player: Player, who: string): HTMLElement {
     const de = lang() !== "en";
     const rats = player.rats ? player.rats.join(", ") : player.rats_sizes.map((s) => (s === 5 ? "5+" : String(s))).join(", ");
     return el("p", { class: "hanse-tokens", "data-testid": `tokens-${player.seat}` },
-      `${who}: ${de ? "Stall" : "Stable"} ${player.stable} · Zinn ${player.zinn.reduce((a, b) => a + b, 0)} · ${de ? "Ratsmarken" : "Ratsmarken"} ${player.rats_count}${rats ? ` (${rats})` : ""}`);
+      `${who}: `, el("span", { "data-info": "good:Packpferd" }, `${de ? "Stall" : "Stable"} ${player.stable}`),
+      ` · Zinn ${player.zinn.reduce((a, b) => a + b, 0)} · `,
+      el("span", { "data-info": "rats" }, `Ratsmarken ${player.rats_count}${rats ? ` (${rats})` : ""}`));
   }
 
   private centre(): HTMLElement {
@@ -178,13 +261,13 @@ class HanseBoard implements Board {
     }
     const piles = el("div", { class: "hanse-piles", "data-testid": "zinn-piles" },
       ...((this.view.zinn_piles ?? []) as Array<{ good: string; left: number[] }>).map((pile) =>
-        el("span", { class: "hanse-pile", "data-good": pile.good }, `${name(pile.good)}: ${pile.left.length ? `${pile.left[0]} (${pile.left.length})` : "–"}`)));
+        el("span", { class: "hanse-pile", "data-good": pile.good, "data-info": `zinn:${pile.good}` }, `${name(pile.good)}: ${pile.left.length ? `${pile.left[0]} (${pile.left.length})` : "–"}`)));
     const ratsLeft = (this.view.rats_left ?? []) as number[];
     const seals = (this.view.seals ?? [0, 0]) as number[];
     const info = el("p", { class: "hanse-info" },
-      el("span", { "data-testid": "deck-count" }, `${de ? "Stapel" : "Deck"}: ${String(this.view.deck_count)}`), " · ",
-      el("span", { "data-testid": "rats-piles" }, `${de ? "Ratsmarken" : "Ratsmarken"} 3: ${ratsLeft[0] ?? 0}, 4: ${ratsLeft[1] ?? 0}, 5+: ${ratsLeft[2] ?? 0}`), " · ",
-      el("span", { "data-testid": "stallmarke" }, de ? "Stallmarke 5 (größerer Stall)" : "Stable token 5 (larger stable)"), " · ",
+      el("span", { "data-testid": "deck-count", "data-info": "deck" }, `${de ? "Stapel" : "Deck"}: ${String(this.view.deck_count)}`), " · ",
+      el("span", { "data-testid": "rats-piles", "data-info": "rats" }, `${de ? "Ratsmarken" : "Ratsmarken"} 3: ${ratsLeft[0] ?? 0}, 4: ${ratsLeft[1] ?? 0}, 5+: ${ratsLeft[2] ?? 0}`), " · ",
+      el("span", { "data-testid": "stallmarke", "data-info": "stallmarke" }, de ? "Stallmarke 5 (größerer Stall)" : "Stable token 5 (larger stable)"), " · ",
       el("span", { "data-testid": "seals" }, `${de ? "Siegel" : "Seals"} ${seals[0]}:${seals[1]} / ${String(this.view.seals_to_win)}`), " · ",
       el("span", {}, `${de ? "Runde" : "Round"} ${String(this.view.round)}`));
     return el("section", { class: "hanse-centre" }, market, piles, info);
@@ -200,7 +283,7 @@ class HanseBoard implements Board {
       if (card.known && this.help) node.append(el("span", { class: "eye", "data-testid": "eye", title: de ? "Der Gegner kennt diese Karte" : "Your opponent knows this card" }, " ◉"));
       hand.append(node);
     });
-    const stable = el(interactive && me.stable > 0 ? "button" : "span", { class: `hanse-stable${this.selection.stable ? " selected" : ""}`, "data-testid": "stable" },
+    const stable = el(interactive && me.stable > 0 ? "button" : "span", { class: `hanse-stable${this.selection.stable ? " selected" : ""}`, "data-testid": "stable", "data-info": "good:Packpferd" },
       `${de ? "Stall" : "Stable"}: ${me.stable} ${this.selection.stable ? ` (${this.selection.stable} ${de ? "gewählt" : "chosen"})` : ""}`);
     if (interactive && me.stable > 0) stable.addEventListener("click", () => this.tapStable(me.stable));
     return el("section", { class: "hanse-side own" }, hand, stable, this.tokensLine(me, de ? "Du" : "You"));
@@ -233,34 +316,27 @@ class HanseBoard implements Board {
     this.draw();
   }
 
-  /** The legal move whose visible effect is exactly the selection, if any. */
-  private matchingMove(): LegalMove | null {
+  /** The tapped cards by name, as the Handelskasten reads them. */
+  private cardSelection(): CardSelection {
     const { me } = this.players();
-    const hand = this.selection.hand.map((i) => me?.hand?.[i]?.card ?? "");
-    for (const move of legalMoves(this.view)) {
-      const fx = move.effect as unknown as HanseEffect;
-      if (fx.type === "weiter") continue;
-      if (sorted(fx.market_out) === sorted(this.selection.market) && sorted(fx.hand_out) === sorted(hand) && Math.max(0, -fx.stable) === this.selection.stable) return move;
-    }
-    return null;
+    return { market: [...this.selection.market], hand: this.selection.hand.map((i) => me?.hand?.[i]?.card ?? ""), stable: this.selection.stable };
   }
 
   private tradeBox(): HTMLElement {
     const de = lang() !== "en";
     const box = el("section", { class: "hanse-trade", "data-testid": "handelskasten" });
     if (this.view.phase !== "spiel" || !this.context.interactive) return box;
-    const empty = !this.selection.market.length && !this.selection.hand.length && !this.selection.stable;
-    const move = empty ? null : this.matchingMove();
-    const text = empty ? (de ? "Tippe Karten im Markt, auf deiner Hand oder im Stall an." : "Tap cards in the market, your hand or your stable.")
-      : move ? describeMove(move.effect as unknown as HanseEffect)
-        : (de ? "So geht es nicht: diese Auswahl ist kein erlaubter Zug." : "Not possible: this selection is not a legal move.");
+    // What the selection does, or exactly why it is no move (from this seat's view only).
+    const answer = explainSelection(this.view, this.context.you ?? 0, this.cardSelection());
+    const move = answer.move;
     const button = el("button", { class: "button primary", "data-testid": "play-selection" }, de ? "Ausführen" : "Play") as HTMLButtonElement;
     button.disabled = move === null;
     if (move) button.addEventListener("click", () => {
       this.selection = { market: [], hand: [], stable: 0 };
       this.host.onMove(move.text);
     });
-    box.append(el("p", { "data-testid": "trade-text", "data-move": move?.text ?? "" }, text), button);
+    box.append(el("p", { class: answer.ok ? "" : "why-not", "data-testid": "trade-text", "data-move": move?.text ?? "", "data-reason": answer.code },
+      de ? answer.de : answer.en), button);
     return box;
   }
 
@@ -268,8 +344,10 @@ class HanseBoard implements Board {
     const de = lang() !== "en";
     const { me } = this.players();
     const seat = this.context.you ?? 0;
+    // At one device both players read it: each by number.
+    const mine = (i: number): boolean => i === seat && me !== null && !this.context.sameDevice;
     const rows = table.players.map((p, i) => el("tr", {},
-      el("th", {}, i === seat && me ? (de ? "Du" : "You") : `${de ? "Spieler" : "Player"} ${i + 1}`),
+      el("th", {}, mine(i) ? (de ? "Du" : "You") : `${de ? "Spieler" : "Player"} ${i + 1}`),
       el("td", {}, `${p.zinn.join(" + ") || "0"} = ${p.zinn_sum}`),
       el("td", {}, `${p.rats.join(" + ") || "0"} = ${p.rats_sum}`),
       el("td", {}, `${p.horses} → ${p.stall}`),

@@ -12,6 +12,7 @@ import { recordLocalResult } from "../local/record_store";
 import { MoveList } from "./move_list";
 import { requestRematch } from "./rematch";
 import { colourName, GAME_TITLES } from "./seat_names";
+import { pauseCountdownLine, pauseWeiterLine } from "./pause_status";
 import { tt } from "./texts";
 
 const NOTICE_MS = 6000;
@@ -238,7 +239,9 @@ export class TablePage {
     const interactive = following && state.status === "running" && state.you !== null && Array.isArray(state.view.legal_moves) && (state.view.legal_moves as unknown[]).length > 0;
     const pauseUntil = state.clocks.pause_until_ms;
     const pauseLeftMs = following && pauseUntil !== null ? pauseUntil - state.clocks.server_now_ms : null;
-    this.stage.render(view, { you: state.you, interactive, lastMove: ply > 0 ? state.moves[ply - 1] : null, pauseLeftMs });
+    // sameDevice: Battlehanse's curtain (HanseContext in boards/hanse.ts); other boards ignore it.
+    const context = { you: state.you, interactive, lastMove: ply > 0 ? state.moves[ply - 1] : null, pauseLeftMs, sameDevice: state.mode === "same_device" };
+    this.stage.render(view, context);
     this.moveList.render(state.moves, ply, (p) => this.views.has(p));
     this.drawPlayers();
     this.drawStatus(interactive);
@@ -279,10 +282,13 @@ export class TablePage {
     const parts: string[] = [GAME_TITLES[state.game] ?? state.game];
     if (state.mode === "wartesaal") parts.push(state.rated ? `${tt("rated")}${state.stake ? ` · ${tt("stake")} ${state.stake}` : ""}` : tt("friendly"));
     else parts.push(state.mode === "computer" ? tt("againstComputer") : tt("sameDevice"));
-    let line: string;
+    let line: string | HTMLElement;
     const mover = this.toMove(state);
+    const pauseUntil = state.clocks.pause_until_ms;
     if (state.status !== "running") line = this.resultLine();
     else if (state.you === null) line = tt("spectator");
+    else if (pauseUntil !== null) line = pauseCountdownLine(pauseUntil, state.clocks.server_now_ms);
+    else if (state.view.phase === "pause" && interactive) line = pauseWeiterLine();
     else if (interactive || state.mode === "same_device") line = tt("yourTurn");
     else if (state.mode === "computer" && mover !== null && mover !== state.you) line = tt("computerThinks");
     else line = tt("theirTurn");
