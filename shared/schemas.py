@@ -531,6 +531,107 @@ SERVER_EVENTS.update(
 )
 
 
+# --- Battlehanse alone at the game service (issue 8): Tipp and Rückblick -----------
+
+REVIEW_STATUSES = ("none", "queued", "running", "done", "failed")
+REVIEW_CLASSES = ("green", "yellow", "red")
+
+RECORDS.update(
+    {
+        r.name: r
+        for r in (
+            Record(
+                "ReviewMove",
+                "One judged move of a Rückblick: `ply` indexes the game's moves; values in the game's unit"
+                " (Battlehanse: points) from the reviewed seat's side; loss = best_value - played_value.",
+                {"ply": Int(), "played": Str(), "best": Str(), "best_value": Json(), "played_value": Json(),
+                 "loss": Json(), "class": Enum(REVIEW_CLASSES)},
+            ),
+            Record(
+                "Review",
+                "The Rückblick of one seat of a finished game (seen by that seat's player, or by anyone once"
+                " public). status none: not asked for yet. `hints`: Tipps asked for in the game.",
+                {"game_id": Int(), "game": Str(), "seat": Int(), "review_id": Optional(Int()),
+                 "status": Enum(REVIEW_STATUSES), "done": Int(), "total": Optional(Int()), "public": Bool(),
+                 "hints": Int(), "moves": ListOf(Ref("ReviewMove"))},
+            ),
+        )
+    }
+)
+
+GAME_CLIENT_EVENTS.update(
+    {
+        e.name: e
+        for e in (
+            Event("table:hint", "Tipp (Battlehanse against Leicht or Mittel): the strong computer computes your"
+                  " move at `version`; answered with ai_hint. The match is marked and does not count for the"
+                  " record.", {"game_id": Int(), "version": Int()}),
+            Event("review:request", "Rückblick of your seat (default: your first) in a finished game; answered"
+                  " with review:state, then review_progress / review_done while it is computed.",
+                  {"game_id": Int(), "seat": Optional(Int())}),
+            Event("review:public", "Show your Rückblick to everyone (or hide it again); answered with"
+                  " review:state.", {"game_id": Int(), "public": Bool()}),
+        )
+    }
+)
+
+GAME_SERVER_EVENTS.update(
+    {
+        e.name: e
+        for e in (
+            Event("ai_hint", "The strong computer's move for your seat (a Tipp): valid while the table stands at"
+                  " `ply` (its version).", {"request_id": Str(), "table_id": Str(), "ply": Int(), "seat": Int(),
+                                             "move": Str(), "value": Optional(Json())}),
+            Event("review:state", "Your Rückblick as it stands.", dict(RECORDS["Review"].fields)),
+            Event("review_progress", "One more move of a Rückblick was judged.",
+                  {"review_id": Int(), "done": Int(), "total": Int(), "ply": Int(), "class": Enum(REVIEW_CLASSES)}),
+            Event("review_done", "A Rückblick is complete (or failed).", {"review_id": Int(), "status": Str()}),
+        )
+    }
+)
+
+
+# --- Battlehanse alone: Tagesmarkt and Handelsaufgaben (issue 8: services/lobby/daily_market_routes.py,
+# services/lobby/hanse_puzzle_routes.py) -----------------------------------------------
+
+PUZZLE_KINDS = ("punkte", "bester_zug")
+
+RECORDS.update(
+    {
+        r.name: r
+        for r in (
+            Record("DailyStart", "Answer of POST /api/tagesmarkt/start: the new table; `counted`: the day's first"
+                   " attempt of a registered account (else practice).",
+                   {"game_id": Int(), "day": Str(), "counted": Bool()}),
+            Record("DailyEntry", "One line of the Tagesliste: points ahead of the computer at the round's end.",
+                   {"rank": Int(), "name": Str(), "score": Int()}),
+            Record("DailyMine", "The player's own Tagesmarkt line; `counted_score` null while the round runs.",
+                   {"played_today": Bool(), "counted_game_id": Optional(Int()), "counted_score": Optional(Int()),
+                    "practice_today": Int(), "streak": Int()}),
+            Record("DailyMarket", "Answer of GET /api/tagesmarkt: the Europe/Berlin day, its ten best, your line"
+                   " (null for a guest: `needs_account`).",
+                   {"day": Str(), "entries": ListOf(Ref("DailyEntry")), "mine": Optional(Ref("DailyMine")),
+                    "needs_account": Bool()}),
+            Record("PuzzleSummary", "A Handelsaufgabe in the list with your best stars (0–3) and attempts.",
+                   {"id": Str(), "kind": Enum(PUZZLE_KINDS), "stars": Int(), "attempts": Int()}),
+            Record("PuzzleList", "Answer of GET /api/handelsaufgaben.",
+                   {"puzzles": ListOf(Ref("PuzzleSummary")), "stars": Int(), "max_stars": Int()}),
+            Record("Puzzle", "Answer of GET /api/handelsaufgaben/<id>: the position as the solving seat sees it.",
+                   {"id": Str(), "kind": Enum(PUZZLE_KINDS), "seat": Int(), "view": Json(object_only=True),
+                    "stars": Int(), "attempts": Int()}),
+            Record("PuzzleAnswerBody", "Body of POST /api/handelsaufgaben/<id>: the chosen move (its text).",
+                   {"move": Str(min_length=1, max_length=MOVE_MAX_LENGTH)}),
+            Record("PuzzleMoveValue", "A move and its value (Punkte: points; Bester Zug: the strong computer's"
+                   " value in points).", {"move": Str(), "value": Json()}),
+            Record("PuzzleAnswer", "Answer of POST /api/handelsaufgaben/<id>: your move's value and stars, your"
+                   " best stars so far, and the best moves with their values.",
+                   {"move": Str(), "value": Json(), "stars": Int(), "best_stars": Int(),
+                    "best": ListOf(Ref("PuzzleMoveValue"))}),
+        )
+    }
+)
+
+
 # --- validation ------------------------------------------------------------------
 
 

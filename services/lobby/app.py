@@ -101,8 +101,10 @@ def _serve_client(app: Flask) -> None:
 def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
     from services.lobby.account_routes import account_blueprint
     from services.lobby.challenges import register_challenges
+    from services.lobby.daily_market_routes import daily_market_blueprint
     from services.lobby.game_page_routes import game_page_blueprint
     from services.lobby.game_ticket import game_ticket_blueprint
+    from services.lobby.hanse_puzzle_routes import hanse_puzzle_blueprint
     from services.lobby.mailbox_routes import mailbox_blueprint
     from services.lobby.profile_routes import profile_blueprint
     from services.lobby.quick_match import register_quick_match
@@ -141,5 +143,7 @@ def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
     app.register_blueprint(profile_blueprint(lobby))
     app.register_blueprint(mailbox_blueprint(lobby))
     app.register_blueprint(game_page_blueprint(lobby))
+    app.register_blueprint(daily_market_blueprint(lobby))
+    app.register_blueprint(hanse_puzzle_blueprint(lobby))
     _serve_client(app)
     return lobby

@@ -274,6 +274,107 @@ export interface MyGamesStatistics {
   game_ids: number[];
 }
 
+/** One judged move of a Rückblick: `ply` indexes the game's moves; values in the game's unit (Battlehanse: points) from the reviewed seat's side; loss = best_value - played_value. */
+export interface ReviewMove {
+  ply: number;
+  played: string;
+  best: string;
+  best_value: unknown;
+  played_value: unknown;
+  loss: unknown;
+  class: "green" | "yellow" | "red";
+}
+
+/** The Rückblick of one seat of a finished game (seen by that seat's player, or by anyone once public). status none: not asked for yet. `hints`: Tipps asked for in the game. */
+export interface Review {
+  game_id: number;
+  game: string;
+  seat: number;
+  review_id: number | null;
+  status: "none" | "queued" | "running" | "done" | "failed";
+  done: number;
+  total: number | null;
+  public: boolean;
+  hints: number;
+  moves: ReviewMove[];
+}
+
+/** Answer of POST /api/tagesmarkt/start: the new table; `counted`: the day's first attempt of a registered account (else practice). */
+export interface DailyStart {
+  game_id: number;
+  day: string;
+  counted: boolean;
+}
+
+/** One line of the Tagesliste: points ahead of the computer at the round's end. */
+export interface DailyEntry {
+  rank: number;
+  name: string;
+  score: number;
+}
+
+/** The player's own Tagesmarkt line; `counted_score` null while the round runs. */
+export interface DailyMine {
+  played_today: boolean;
+  counted_game_id: number | null;
+  counted_score: number | null;
+  practice_today: number;
+  streak: number;
+}
+
+/** Answer of GET /api/tagesmarkt: the Europe/Berlin day, its ten best, your line (null for a guest: `needs_account`). */
+export interface DailyMarket {
+  day: string;
+  entries: DailyEntry[];
+  mine: DailyMine | null;
+  needs_account: boolean;
+}
+
+/** A Handelsaufgabe in the list with your best stars (0–3) and attempts. */
+export interface PuzzleSummary {
+  id: string;
+  kind: "punkte" | "bester_zug";
+  stars: number;
+  attempts: number;
+}
+
+/** Answer of GET /api/handelsaufgaben. */
+export interface PuzzleList {
+  puzzles: PuzzleSummary[];
+  stars: number;
+  max_stars: number;
+}
+
+/** Answer of GET /api/handelsaufgaben/<id>: the position as the solving seat sees it. */
+export interface Puzzle {
+  id: string;
+  kind: "punkte" | "bester_zug";
+  seat: number;
+  view: Record<string, unknown>;
+  stars: number;
+  attempts: number;
+}
+
+/** Body of POST /api/handelsaufgaben/<id>: the chosen move (its text). */
+export interface PuzzleAnswerBody {
+  move: string;
+}
+
+/** A move and its value (Punkte: points; Bester Zug: the strong computer's value in points). */
+export interface PuzzleMoveValue {
+  move: string;
+  value: unknown;
+}
+
+/** Answer of POST /api/handelsaufgaben/<id>: your move's value and stars, your best stars so far, and the best moves with their values. */
+export interface PuzzleAnswer {
+  move: string;
+  value: unknown;
+  stars: number;
+  best_stars: number;
+  best: PuzzleMoveValue[];
+}
+
 /** Say something in the Wartesaal chat. */
 export interface ChatSendPayload {
   text: string;
@@ -427,6 +528,24 @@ export interface PingWorkerPayload {
   nonce: string;
 }
 
+/** Tipp (Battlehanse against Leicht or Mittel): the strong computer computes your move at `version`; answered with ai_hint. The match is marked and does not count for the record. */
+export interface TableHintPayload {
+  game_id: number;
+  version: number;
+}
+
+/** Rückblick of your seat (default: your first) in a finished game; answered with review:state, then review_progress / review_done while it is computed. */
+export interface ReviewRequestPayload {
+  game_id: number;
+  seat: number | null;
+}
+
+/** Show your Rückblick to everyone (or hide it again); answered with review:state. */
+export interface ReviewPublicPayload {
+  game_id: number;
+  public: boolean;
+}
+
 /** The whole table for this recipient: `view` is exactly what `you` (null: spectator) may see. Sent on join and after every change. */
 export interface TableStatePayload {
   game_id: number;
@@ -451,6 +570,45 @@ export interface PongWorkerPayload {
   nonce: string;
   worker: string;
   pid: number;
+}
+
+/** The strong computer's move for your seat (a Tipp): valid while the table stands at `ply` (its version). */
+export interface AiHintPayload {
+  request_id: string;
+  table_id: string;
+  ply: number;
+  seat: number;
+  move: string;
+  value: unknown | null;
+}
+
+/** Your Rückblick as it stands. */
+export interface ReviewStatePayload {
+  game_id: number;
+  game: string;
+  seat: number;
+  review_id: number | null;
+  status: "none" | "queued" | "running" | "done" | "failed";
+  done: number;
+  total: number | null;
+  public: boolean;
+  hints: number;
+  moves: ReviewMove[];
+}
+
+/** One more move of a Rückblick was judged. */
+export interface ReviewProgressPayload {
+  review_id: number;
+  done: number;
+  total: number;
+  ply: number;
+  class: "green" | "yellow" | "red";
+}
+
+/** A Rückblick is complete (or failed). */
+export interface ReviewDonePayload {
+  review_id: number;
+  status: string;
 }
 
 export interface ClientToServerEvents {
@@ -486,10 +644,17 @@ export interface GameClientToServerEvents {
   "table:undo": (payload: TableUndoPayload) => void;
   "table:leave": (payload: TableLeavePayload) => void;
   "ping_worker": (payload: PingWorkerPayload) => void;
+  "table:hint": (payload: TableHintPayload) => void;
+  "review:request": (payload: ReviewRequestPayload) => void;
+  "review:public": (payload: ReviewPublicPayload) => void;
 }
 
 export interface GameServerToClientEvents {
   "table:state": (payload: TableStatePayload) => void;
   "pong_worker": (payload: PongWorkerPayload) => void;
   "error": (payload: ErrorPayload) => void;
+  "ai_hint": (payload: AiHintPayload) => void;
+  "review:state": (payload: ReviewStatePayload) => void;
+  "review_progress": (payload: ReviewProgressPayload) => void;
+  "review_done": (payload: ReviewDonePayload) => void;
 }

@@ -1,0 +1,58 @@
+"""``/api/tagesmarkt``: start today's Battlehanse Tagesmarkt and read the Tagesliste.
+
+``GET  /api/tagesmarkt``        ``DailyMarket``: the Berlin day, its ten best, and for a
+                                registered player their own line (streak, today's score);
+                                a guest gets ``needs_account`` instead.
+``POST /api/tagesmarkt/start``  ``DailyStart``: a new computer table with the day's deal;
+                                the client then opens ``#/partie/<game_id>``.
+
+Both need a session (guests included: they play practice).  See
+:mod:`services.lobby.daily_market` for the rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from flask import Blueprint, Response, jsonify, request
+
+from services.lobby import daily_market
+from services.lobby.session import account_from
+from shared.i18n import pick_language, text
+
+if TYPE_CHECKING:
+    from services.lobby.app import Lobby
+
+
+def _not_logged_in() -> tuple[Response, int]:
+    lang = pick_language(request.headers.get("X-Lang"))
+    return jsonify({"error": {"code": "not_logged_in", "message": text("not_logged_in", lang)}}), 401
+
+
+def daily_market_blueprint(lobby: Lobby) -> Blueprint:
+    bp = Blueprint("daily_market", __name__, url_prefix="/api/tagesmarkt")
+
+    @bp.get("")
+    def overview():  # noqa: ANN202
+        account = account_from(request, lobby.settings, lobby.pool)
+        if account is None:
+            return _not_logged_in()
+        today = daily_market.berlin_day(daily_market.now_utc())
+        with lobby.pool.connection() as conn, conn.transaction():
+            entries = daily_market.tagesliste(conn, today)
+            mine = None if account.guest else daily_market.player_status(conn, account, today)
+        response = jsonify({"day": today.isoformat(), "entries": entries, "mine": mine,
+                            "needs_account": account.guest})
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @bp.post("/start")
+    def start():  # noqa: ANN202
+        account = account_from(request, lobby.settings, lobby.pool)
+        if account is None:
+            return _not_logged_in()
+        with lobby.pool.connection() as conn, conn.transaction():
+            started = daily_market.start_attempt(conn, account, daily_market.now_utc())
+        return jsonify(started)
+
+    return bp

@@ -1,0 +1,172 @@
+"""Tagesmarkt: the day's deal, the Berlin day, the first attempt, the Tagesliste and the streak."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import uuid
+from collections.abc import Iterator
+
+import pytest
+import requests
+
+from services.lobby import daily_market
+from shared import accounts, db, game_store
+from shared.games import get_game
+from tests.lobby_fixtures import guest, lobby  # noqa: F401  (fixture)
+from tests.stack import Infra, ServiceProcess
+
+HANSE = get_game("hanse")
+UTC = dt.UTC
+
+
+def at(text: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+# ---- pure ------------------------------------------------------------------------------------
+def test_the_deal_is_a_function_of_the_day() -> None:
+    day = dt.date(2026, 11, 30)
+    # Two players asking on the same day (at different hours) get the same cards …
+    first = daily_market.daily_deal(daily_market.berlin_day(at("2026-11-30T06:00:00")))
+    second = daily_market.daily_deal(daily_market.berlin_day(at("2026-11-30T21:30:00")))
+    assert HANSE.to_position(first) == HANSE.to_position(second)
+    assert first.deck == second.deck and first.rats_piles == second.rats_piles
+    assert daily_market.daily_seed(day) == daily_market.daily_seed(dt.date(2026, 11, 30))
+    # … and the player begins, in seat 0, one seal deciding.
+    assert HANSE.to_move(first) == (0,) and first.seals_to_win == 1
+    # The next day deals other cards (and so does every day of a year: no repeats).
+    following = daily_market.daily_deal(dt.date(2026, 12, 1))
+    assert following.deck != first.deck
+    year = {daily_market.daily_deal(day + dt.timedelta(days=i)).deck for i in range(365)}
+    assert len(year) == 365
+
+
+def test_the_day_changes_at_midnight_in_berlin() -> None:
+    # Winter (CET, UTC+1): midnight in Berlin is 23:00 UTC.
+    assert daily_market.berlin_day(at("2026-11-30T22:59:59")) == dt.date(2026, 11, 30)
+    assert daily_market.berlin_day(at("2026-11-30T23:00:00")) == dt.date(2026, 12, 1)
+    # Summer (CEST, UTC+2): midnight is 22:00 UTC.
+    assert daily_market.berlin_day(at("2026-07-01T21:59:59")) == dt.date(2026, 7, 1)
+    assert daily_market.berlin_day(at("2026-07-01T22:00:00")) == dt.date(2026, 7, 2)
+    # The UTC date alone would be wrong in that hour: a different deal for the same Berlin day.
+    assert daily_market.daily_seed(daily_market.berlin_day(at("2026-11-30T23:30:00"))) != daily_market.daily_seed(
+        dt.date(2026, 11, 30))
+    with pytest.raises(ValueError):
+        daily_market.berlin_day(dt.datetime(2026, 11, 30, 12))  # naive: which zone?
+
+
+def test_streak_counts_days_in_a_row() -> None:
+    today = dt.date(2026, 11, 30)
+    days = {today - dt.timedelta(days=i) for i in (0, 1, 2, 4, 5)}
+    assert daily_market.streak(days, today) == 3
+    # Before today's attempt the streak up to yesterday still stands …
+    assert daily_market.streak(days - {today}, today) == 2
+    # … but a day without one breaks it.
+    assert daily_market.streak({today - dt.timedelta(days=2)}, today) == 0
+    assert daily_market.streak(set(), today) == 0
+
+
+# ---- against PostgreSQL ------------------------------------------------------------------------
+@pytest.fixture
+def pool(infra: Infra) -> Iterator:
+    pool = db.make_pool(infra.database_url, max_size=2)
+    yield pool
+    pool.close()
+
+
+def registered(pool) -> accounts.Account:  # noqa: ANN001
+    return accounts.register(pool, f"Tm{uuid.uuid4().hex[:12]}", "passwort-lang", None)
+
+
+def start(pool, account: accounts.Account, now: dt.datetime) -> dict:  # noqa: ANN001
+    with pool.connection() as conn, conn.transaction():
+        return daily_market.start_attempt(conn, account, now)
+
+
+def play_round(pool, game_id: int, rng: random.Random) -> int:  # noqa: ANN001
+    """Play the table's first round to its end (both seats, random legal moves), as the
+    game service would store it; returns the player's points minus the computer's."""
+    with pool.connection() as conn:
+        row = game_store.load(conn, game_id)
+    state = HANSE.new_game(row.options, row.seed)
+    moves, seats = [], []
+    while not state.rounds:
+        seat = HANSE.to_move(state)[0]
+        text = rng.choice(HANSE.legal_moves(state, seat)).text
+        state = HANSE.apply(state, text, seat)
+        moves.append(text)
+        seats.append(seat)
+    with pool.connection() as conn, conn.transaction():
+        game_store.write_turn(conn, game_id, moves=moves, move_seats=seats, move_times=[0] * len(moves),
+                              remaining_ms=None, lag_quota_ms=row.lag_quota_ms, turn_started_at=row.turn_started_at,
+                              version=row.version + len(moves), draw_offer=None, takeback_offer=None)
+    totals = state.rounds[0]["players"]
+    return totals[0]["total"] - totals[1]["total"]
+
+
+def test_only_the_first_attempt_of_the_day_enters_the_list(pool) -> None:  # noqa: ANN001
+    day_start = at("2031-03-10T08:00:00")
+    day = daily_market.berlin_day(day_start)
+    alice, bert = registered(pool), registered(pool)
+    first = start(pool, alice, day_start)
+    second = start(pool, alice, day_start + dt.timedelta(hours=1))
+    other = start(pool, bert, day_start + dt.timedelta(hours=2))
+    assert first["counted"] and not second["counted"] and other["counted"]
+    # Everyone's table starts from the day's deal.
+    with pool.connection() as conn:
+        rows = [game_store.load(conn, s["game_id"]) for s in (first, second, other)]
+    assert {r.seed for r in rows} == {daily_market.daily_seed(day)}
+    assert all(r.mode == "computer" and r.strength == "mittel" and r.seats[0] is not None for r in rows)
+
+    # Nothing in the list while the rounds run.
+    with pool.connection() as conn, conn.transaction():
+        assert daily_market.tagesliste(conn, day) == []
+        mine = daily_market.player_status(conn, alice, day)
+    assert mine["played_today"] and mine["counted_score"] is None and mine["practice_today"] == 1
+
+    rng = random.Random(5)
+    score_first = play_round(pool, first["game_id"], rng)
+    play_round(pool, second["game_id"], rng)  # practice: whatever it scored
+    score_other = play_round(pool, other["game_id"], rng)
+    with pool.connection() as conn, conn.transaction():
+        entries = daily_market.tagesliste(conn, day)
+        mine = daily_market.player_status(conn, alice, day)
+    assert sorted(e["name"] for e in entries) == sorted([alice.name, bert.name])
+    assert {e["name"]: e["score"] for e in entries} == {alice.name: score_first, bert.name: score_other}
+    assert [e["score"] for e in entries] == sorted((score_first, score_other), reverse=True)
+    assert mine["counted_score"] == score_first and mine["counted_game_id"] == first["game_id"]
+
+
+def test_a_guest_plays_practice_and_the_streak_spans_days(pool) -> None:  # noqa: ANN001
+    visitor = accounts.create_guest(pool)
+    assert not start(pool, visitor, at("2031-04-01T10:00:00"))["counted"]
+    player = registered(pool)
+    # The 1st, then 22:30 UTC on the 1st — already 00:30 on the 2nd in Berlin (summer
+    # time) — then the 3rd and the 4th: four Berlin days in a row.
+    starts = ["2031-04-01T10:00:00", "2031-04-01T22:30:00", "2031-04-03T09:00:00", "2031-04-04T20:00:00"]
+    counted = [start(pool, player, at(s))["counted"] for s in starts]
+    assert counted == [True, True, True, True]  # each the first of its Berlin day
+    with pool.connection() as conn, conn.transaction():
+        assert daily_market.player_status(conn, player, dt.date(2031, 4, 4))["streak"] == 4
+        assert daily_market.player_status(conn, player, dt.date(2031, 4, 5))["streak"] == 4  # not yet played
+        assert daily_market.player_status(conn, player, dt.date(2031, 4, 6))["streak"] == 0
+
+
+def test_http_routes_start_and_list(lobby: ServiceProcess) -> None:  # noqa: F811
+    visitor = guest(lobby.url)
+    started = visitor.post(f"{lobby.url}/api/tagesmarkt/start", timeout=10)
+    assert started.status_code == 200 and started.json()["counted"] is False
+    overview = visitor.get(f"{lobby.url}/api/tagesmarkt", timeout=10).json()
+    assert overview["needs_account"] is True and overview["mine"] is None
+    assert overview["day"] == daily_market.berlin_day(daily_market.now_utc()).isoformat()
+    name = f"Tl{uuid.uuid4().hex[:10]}"
+    assert visitor.post(f"{lobby.url}/api/register", json={"name": name, "password": "passwort-lang"},
+                        timeout=10).status_code in (200, 201)
+    # Registered after practising today: today's first attempt was already made.
+    again = visitor.post(f"{lobby.url}/api/tagesmarkt/start", timeout=10).json()
+    assert again["counted"] is False
+    mine = visitor.get(f"{lobby.url}/api/tagesmarkt", timeout=10).json()["mine"]
+    assert mine["played_today"] and mine["practice_today"] == 2 and mine["streak"] == 1
+    nobody = requests.get(f"{lobby.url}/api/tagesmarkt", headers={"X-Lang": "en"}, timeout=10)
+    assert nobody.status_code == 401 and nobody.json()["error"]["code"] == "not_logged_in"
