@@ -30,7 +30,7 @@ STRENGTHS = ("leicht", "mittel", "stark")
 _COLUMNS = (
     "id, game, options, seed, seat0_user_id, seat1_user_id, mode, strength, base_ms, inc_ms, rated, stake,"
     " moves, move_seats, move_times, remaining_ms, lag_quota_ms, turn_started_at, version, draw_offer,"
-    " takeback_offer, status, result, created_at, finished_at"
+    " takeback_offer, status, result, created_at, finished_at, reshuffles"
 )
 
 
@@ -61,6 +61,8 @@ class GameRow:
     result: dict[str, Any] | None
     created_at: dt.datetime
     finished_at: dt.datetime | None
+    # Zug zurück at a computer table mixed the unseen cards: (ply, seed) each (migration 0007).
+    reshuffles: tuple[tuple[int, int], ...] = ()
 
     @property
     def running(self) -> bool:
@@ -83,6 +85,7 @@ def _row(data: dict[str, Any]) -> GameRow:
         version=data["version"], draw_offer=data["draw_offer"], takeback_offer=data["takeback_offer"],
         status=data["status"], result=data["result"], created_at=data["created_at"],
         finished_at=data["finished_at"],
+        reshuffles=tuple((int(ply), int(seed)) for ply, seed in data.get("reshuffles") or ()),
     )
 
 

@@ -55,11 +55,17 @@ class ReviewPoint:
 
 
 def replay_points(game_name: str, options: dict, seed: int, moves: list[str], seats: list[int | None],
-                  seat: int) -> Iterator[ReviewPoint]:
-    """Every move ``seat`` made while it alone was to move, with the view it had then."""
+                  seat: int, reshuffles: list | tuple = ()) -> Iterator[ReviewPoint]:
+    """Every move ``seat`` made while it alone was to move, with the view it had then.
+
+    ``reshuffles``: the ``(ply, seed)`` of each Zug zurück at a Battlehanse computer table
+    (``games.reshuffles``), made before move ``ply`` as the game service made them."""
     game = get_game(game_name)
     state = game.new_game(options, seed)
     for ply, (text, mover) in enumerate(zip(moves, seats, strict=True)):
+        for at, mix_seed in reshuffles:
+            if at == ply:
+                state = game.reshuffle_unseen(state, int(mix_seed))
         if mover == seat and game.to_move(state) == (seat,):
             yield ReviewPoint(ply, game.view(state, seat), text)
         state = game.apply(state, text, mover)
@@ -120,7 +126,8 @@ def review_game(review_id: int) -> str:
             log.info("review %s is being worked on elsewhere", review_id)
             return "busy"
         row = conn.execute(
-            "SELECT r.status, r.seat, r.budget_ms, g.game, g.options, g.seed, g.moves, g.move_seats, g.status AS gs"
+            "SELECT r.status, r.seat, r.budget_ms, g.game, g.options, g.seed, g.moves, g.move_seats, g.reshuffles,"
+            " g.status AS gs"
             " FROM reviews r JOIN games g ON g.id = r.game_id WHERE r.id = %s", (review_id,)).fetchone()
         if row is None or row["status"] in ("done", "failed"):
             return row["status"] if row else "missing"
@@ -132,7 +139,7 @@ def review_game(review_id: int) -> str:
                      " started_at = coalesce(started_at, now()) WHERE id = %s", (review_id,))
         try:
             points = list(replay_points(row["game"], row["options"], row["seed"], row["moves"], row["move_seats"],
-                                        row["seat"]))
+                                        row["seat"], row["reshuffles"]))
             player = player_for(row["game"])
         except Exception as exc:
             log.exception("review %s cannot replay its game", review_id)

@@ -19,13 +19,15 @@ from psycopg_pool import ConnectionPool
 from services import gevent_start
 from services.ai_worker.app import app as celery_app
 from services.ai_worker.ping import SOCKETIO_CHANNEL
-from services.game import sockets
+from services.game import sockets, solo_sockets
 from services.game.computer_seat import ComputerSeat
 from services.game.flag_schedule import FlagSchedule
+from services.game.hint import HintDesk
 from services.game.http_routes import games_blueprint
 from services.game.player_status import PlayerStatus
 from services.game.publisher import TablePublisher
 from services.game.replay import StateCache
+from services.game.review_routes import review_blueprint
 from services.game.seat_connections import SeatConnections
 from services.game.table import Settled, Tables, flag_deadline
 from services.game.wire_packet import JsonPacket, JsonQueue
@@ -162,6 +164,11 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     app.register_blueprint(games_blueprint(pool, cache, config))
     allow_lobby_origin(app, config.lobby_url)
     sockets.register(socketio, config, tables, publisher, connections, status)
+    # Battlehanse alone (issue 8): Tipp and Rückblick.
+    app.register_blueprint(review_blueprint(pool, config))
+    solo_sockets.register(socketio, pool, tables, publisher,
+                          HintDesk(tables_pool, cache, ai_protocol.celery_sender(celery_app)),
+                          lambda review_id: celery_app.send_task("ai.review_game", args=[review_id]))
     return app, socketio
 
 

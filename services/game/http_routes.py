@@ -16,7 +16,7 @@ from flask import Blueprint, Response, jsonify, request
 from psycopg_pool import ConnectionPool
 
 from services.game.refusals import TEXTS
-from services.game.replay import StateCache, states_along
+from services.game.replay import StateCache, as_ended, states_along
 from shared import auth_token, game_store, i18n
 from shared.games import get_game
 from shared.settings import Settings
@@ -80,7 +80,8 @@ def games_blueprint(pool: ConnectionPool, cache: StateCache, config: Settings) -
             data.update(plies=len(row.moves), view=view)
             return jsonify(data)
         # After the end a spectator may see everything: every position along the way.
-        states = states_along(row.game, row.options, row.seed, row.moves, row.move_seats)
+        states = states_along(row.game, row.options, row.seed, row.moves, row.move_seats, row.reshuffles)
+        states[-1] = as_ended(row, states[-1])  # resigned, time, agreed, left: the end shows everything too
         final_history = engine.history(states[-1])
         data["moves"] = final_history
         data["plies"] = [

@@ -14,6 +14,7 @@ from typing import Any
 
 from shared.game_store import GameRow
 from shared.games import get_game
+from shared.games.base import Outcome
 
 CACHE_SIZE = 4096  # tables; an engine state is a few kB
 
@@ -27,24 +28,26 @@ class StateCache:
         self.replays = 0  # full replays done (a test and the benchmark read it)
 
     @staticmethod
-    def _key(moves: list[str], move_seats: list[int | None]) -> tuple:
+    def _key(moves: list[str], move_seats: list[int | None], reshuffles: tuple = ()) -> tuple:
         # The last move is part of the key: an undo followed by another move keeps the count.
-        return (len(moves), moves[-1] if moves else None, move_seats[-1] if move_seats else None)
+        # The reshuffles too: after a Zug zurück (Battlehanse) the same moves lead to another deck.
+        return (len(moves), moves[-1] if moves else None, move_seats[-1] if move_seats else None, tuple(reshuffles))
 
     def state(self, row: GameRow) -> Any:
-        """The engine state after every move of ``row``."""
-        key = self._key(row.moves, row.move_seats)
+        """The engine state after every move of ``row`` (after the end: concluded, see :func:`as_ended`)."""
+        key = self._key(row.moves, row.move_seats, row.reshuffles)
         cached = self._states.get(row.id)
         if cached is not None and cached[0] == key:
             self._states.move_to_end(row.id)
-            return cached[1]
-        state = replay(row.game, row.options, row.seed, row.moves, row.move_seats)
+            return as_ended(row, cached[1])
+        state = replay(row.game, row.options, row.seed, row.moves, row.move_seats, row.reshuffles)
         self.replays += 1
         self.put(row.id, row.moves, row.move_seats, state)
-        return state
+        return as_ended(row, state)
 
     def put(self, game_id: int, moves: list[str], move_seats: list[int | None], state: Any) -> None:
-        self._states[game_id] = (self._key(moves, move_seats), state)
+        # A Battlehanse state carries its own reshuffles (the row's, up to its ply).
+        self._states[game_id] = (self._key(moves, move_seats, getattr(state, "reshuffles", ())), state)
         self._states.move_to_end(game_id)
         while len(self._states) > self.size:
             self._states.popitem(last=False)
@@ -53,22 +56,41 @@ class StateCache:
         self._states.pop(game_id, None)
 
 
-def replay(game: str, options: dict[str, Any], seed: int, moves: list[str], move_seats: list[int | None]) -> Any:
-    """The state after ``moves`` (each applied for its seat) from the game's start."""
-    engine = get_game(game)
-    state = engine.new_game(options, seed)
-    for text, seat in zip(moves, move_seats, strict=True):
-        state = engine.apply(state, text, seat)
+def _mixed(engine: Any, state: Any, reshuffles: tuple, ply: int) -> Any:
+    """``state`` with the Zug-zurück reshuffles made before move ``ply`` (Battlehanse only has any)."""
+    for at, seed in reshuffles:
+        if at == ply:
+            state = engine.reshuffle_unseen(state, seed)
     return state
 
 
+def as_ended(row: GameRow, state: Any) -> Any:
+    """A finished or aborted table's state with the table's result concluded into it, so
+    that a game ended by resignation, time, agreement or leaving shows everything, as
+    one the rules ended does (``Game.conclude``); a running table's state as it is."""
+    if row.running or not row.result:
+        return state
+    return get_game(row.game).conclude(state, Outcome.from_dict(row.result))
+
+
+def replay(game: str, options: dict[str, Any], seed: int, moves: list[str], move_seats: list[int | None],
+           reshuffles: tuple = ()) -> Any:
+    """The state after ``moves`` (each applied for its seat) from the game's start."""
+    engine = get_game(game)
+    state = engine.new_game(options, seed)
+    for ply, (text, seat) in enumerate(zip(moves, move_seats, strict=True)):
+        state = engine.apply(_mixed(engine, state, reshuffles, ply), text, seat)
+    return _mixed(engine, state, reshuffles, len(moves))
+
+
 def states_along(game: str, options: dict[str, Any], seed: int, moves: list[str],
-                 move_seats: list[int | None]) -> list[Any]:
+                 move_seats: list[int | None], reshuffles: tuple = ()) -> list[Any]:
     """Every state of a game, from the start to after the last move (for replays)."""
     engine = get_game(game)
     state = engine.new_game(options, seed)
     states = [state]
-    for text, seat in zip(moves, move_seats, strict=True):
-        state = engine.apply(state, text, seat)
+    for ply, (text, seat) in enumerate(zip(moves, move_seats, strict=True)):
+        state = engine.apply(_mixed(engine, state, reshuffles, ply), text, seat)
         states.append(state)
+    states[-1] = _mixed(engine, states[-1], reshuffles, len(moves))
     return states

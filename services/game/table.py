@@ -28,10 +28,11 @@ from services.game.move_limits import minutes_text, per_move_limit_ms
 from services.game.refusals import TableRefusal
 from services.game.replay import StateCache
 from services.game.round_pause import in_round_pause, pause_deadline, pause_end_move, player_may_end_pause
+from services.game.undo_reshuffle import reshuffles_after_undo
 from shared import clock, game_store, outbox
 from shared.game_store import GameRow
 from shared.games import get_game
-from shared.games.base import GameError
+from shared.games.base import GameError, Outcome
 
 log = logging.getLogger("game.table")
 
@@ -200,6 +201,9 @@ class Tables:
         headers = {"Spiel": engine.title, "Partie": str(row.id), "Datum": now.strftime("%Y-%m-%d"),
                    engine.seat_names[0][0]: seat_names[0], engine.seat_names[1][0]: seat_names[1],
                    "Ergebnis": result["de"]}
+        # Ended by the table (resigned, time, agreement, left) or by the rules: after the
+        # end everything shows, in the record and in every view (hidden setups, hands).
+        state = engine.conclude(state, Outcome.from_dict(result))
         record = engine.record(state, headers)
         version = row.version + 1
         finished_at = now if status == "finished" else None
@@ -377,7 +381,8 @@ class Tables:
             cut = _last_index_of(row.move_seats, seats[0])
             if cut is None:
                 raise TableRefusal("nothing_to_take_back")
-            return self._truncate(conn, row, now, cut)
+            # Against the computer the unseen cards are mixed anew (Battlehanse, seed 000).
+            return self._truncate(conn, row, now, cut, mix=True)
 
         return act
 
@@ -385,8 +390,8 @@ class Tables:
         """Zug zurück at a local table: vs computer your last move and its answer; same device the last move."""
         return self._locked(game_id, self._undo_for(user_id))
 
-    def _truncate(self, conn: Any, row: GameRow, now: dt.datetime, keep: int | None) -> Settled:
-        """Keep the first ``keep`` moves; replay from (options, seed, moves[:keep])."""
+    def _truncate(self, conn: Any, row: GameRow, now: dt.datetime, keep: int | None, mix: bool = False) -> Settled:
+        """Keep the first ``keep`` moves; replay from (options, seed, moves[:keep], reshuffles)."""
         if keep is None:
             raise TableRefusal("nothing_to_take_back")
         after = dataclasses.replace(
@@ -397,6 +402,7 @@ class Tables:
                               move_times=after.move_times, remaining_ms=after.remaining_ms,
                               lag_quota_ms=after.lag_quota_ms, turn_started_at=now, version=after.version,
                               draw_offer=None, takeback_offer=None)
+        after = reshuffles_after_undo(conn, after, keep, mix)
         return Settled(after, self.cache.state(after))
 
     def flag(self, game_id: int) -> bool:
@@ -461,15 +467,24 @@ class Tables:
 
 
 def _setup_overtaken(engine: Any, state: Any, row: GameRow, seats: list[int], version: int) -> bool:
-    """A setup action sent before the opponent's own setup actions arrived: still valid.
+    """A setup action sent before the opponent's own setup actions arrived: still valid;
+    one sent before this seat's own last action arrived: stale (a retry applies once).
 
     During a setup phase (Battlegeneral: both seats place their pieces at once) the
     other seat's actions move the version on without touching what this seat acts on
-    (its own half, which the engine checks), so such a version is no reason to refuse.
+    (its own half, which the engine checks), so they are no reason to refuse.  This
+    seat's own actions are: a retried "spiegeln" must not mirror twice.  Every change
+    of a table moves its version on by exactly one and appends at most one move, so the
+    changes since ``version`` appended at most ``row.version - version`` moves, all at
+    the end of the log: if none of those is this seat's, the seat has not acted since
+    it saw the table (a per-seat version, read from the move log).  When offers were
+    made in between, the window is wider than needed: refusing then is the safe side.
     Elsewhere a move must see the table as it stands."""
-    if version >= row.version or len(seats) != 1:
+    if not 0 <= version < row.version or len(seats) != 1:
         return False
-    return engine.view(state, seats[0]).get("phase") == "setup"
+    if engine.view(state, seats[0]).get("phase") != "setup":
+        return False
+    return seats[0] not in row.move_seats[-(row.version - version):]
 
 
 def _last_index_of(move_seats: list[int | None], seat: int | None) -> int | None:

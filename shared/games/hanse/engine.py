@@ -23,6 +23,7 @@ from shared.games.hanse.notation import format_move
 from shared.games.hanse.position import from_position, to_position
 from shared.games.hanse.record import read_record, write_record
 from shared.games.hanse.replay import play, to_move_int, undo_and_reshuffle
+from shared.games.hanse.reshuffle import reshuffle_unseen
 from shared.games.hanse.selection import describe_selection, sale_value
 from shared.games.hanse.serial import from_json, to_json
 from shared.games.hanse.state import OVER, PAUSE, PHASE_NAMES, PLAY, State, new_match
@@ -180,6 +181,10 @@ class HanseGame(Game):
 
     def undo_and_reshuffle(self, state: State, seed: int) -> State:
         return undo_and_reshuffle(state, seed)
+
+    def reshuffle_unseen(self, state: State, seed: int) -> State:
+        """Zug zurück at a computer table: deck and Ratsmarken piles mixed anew (:mod:`.reshuffle`)."""
+        return reshuffle_unseen(state, seed)
 
     def describe_selection(
         self, state: State, seat: int, market: list[str], hand: list[str], stable: int = 0

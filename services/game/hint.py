@@ -1,0 +1,88 @@
+"""Tipp at a Battlehanse table against the computer (seed 000).
+
+"Tipp (nur gegen Leicht und Mittel): Der starke Computer rechnet deinen Zug und setzt
+die Auswahl, du drückst selbst.  Eine Partie mit Tipp zählt nicht für die Bilanz."
+
+:meth:`HintDesk.request` checks the table under its row lock (running, against Leicht
+or Mittel, the asker's own turn, the version the asker saw), counts the Tipp on the game
+(``games.hints``, migration 0007: the match is marked) and sends ``ai.hint`` on the
+``interactive`` queue with the asker's ``view`` only — the worker answers with
+``ai_hint`` to the asker's sockets (room ``user:<uid>``), and the client sets the
+selection in the Handelskasten.  Nothing on the table changes: the player still plays
+the move (or another one) by pressing the button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from psycopg_pool import ConnectionPool
+
+from services.game.refusals import TableRefusal
+from services.game.replay import StateCache
+from shared import ai_protocol, game_store
+from shared.ai_protocol import MoveRequest
+from shared.games import get_game
+
+HINT_GAMES = ("hanse",)
+HINT_STRENGTH = "stark"  # the strong computer computes every Tipp
+HINT_BUDGET_S = 1.5  # Stark's own thinking time for Battlehanse
+
+REFUSALS: dict[str, tuple[str, str]] = {
+    "hint_not_here": ("Einen Tipp gibt es nur in Battlehanse gegen den Computer.",
+                      "Hints exist only in Battlehanse against the computer."),
+    "hint_not_against_stark": ("Gegen Stark gibt es keinen Tipp – nur gegen Leicht und Mittel.",
+                               "There are no hints against Stark – only against Leicht and Mittel."),
+}
+
+
+def _refusal(code: str) -> TableRefusal:
+    de, en = REFUSALS[code]
+    return TableRefusal(code, de=de, en=en)
+
+
+class HintDesk:
+    """Checks a Tipp request, marks the match and sends it to the strong computer."""
+
+    def __init__(self, pool: ConnectionPool, cache: StateCache, send: Callable[[MoveRequest], None]) -> None:
+        self.pool = pool
+        self.cache = cache
+        self.send = send
+
+    def request(self, user_id: int, game_id: int, version: int) -> MoveRequest:
+        """Ask for the strong computer's move for ``user_id``'s seat; raises :class:`TableRefusal`."""
+        with self.pool.connection() as conn, conn.transaction():
+            row = game_store.load(conn, game_id, lock=True)
+            if row is None:
+                raise TableRefusal("unknown_table")
+            if not row.running:
+                raise TableRefusal("table_finished", current_game_id=row.id)
+            if row.mode != "computer" or row.game not in HINT_GAMES:
+                raise _refusal("hint_not_here")
+            seats = row.seats_of(user_id)
+            if not seats:
+                raise TableRefusal("spectator")
+            if row.strength == "stark":
+                raise _refusal("hint_not_against_stark")
+            if version != row.version:
+                raise TableRefusal("stale_version", current_game_id=row.id)
+            seat = seats[0]
+            engine = get_game(row.game)
+            state = self.cache.state(row)
+            if engine.to_move(state) != (seat,):
+                raise TableRefusal("not_your_turn")
+            view = engine.view(state, seat)
+            conn.execute("UPDATE games SET hints = hints + 1 WHERE id = %s", (row.id,))
+        request = ai_protocol.new_request("hint", row.game, row.id, row.version, seat, view, HINT_STRENGTH,
+                                          HINT_BUDGET_S, user_id=user_id)
+        # After the commit: the mark stands even if the worker's answer gets lost.
+        self.send(request)
+        return request
+
+
+def hints_of(conn: object, game_id: int) -> int:
+    """How many Tipps were asked for in ``game_id`` (0 when there is no such game)."""
+    row = conn.execute("SELECT hints FROM games WHERE id = %s", (game_id,)).fetchone()  # type: ignore[attr-defined]
+    if row is None:
+        return 0
+    return int(row["hints"] if isinstance(row, dict) else row[0])

@@ -1,0 +1,122 @@
+"""Rückblick: asking for the review of one's own moves, and who may read it.
+
+"Zu jedem deiner Züge rechnet der starke Computer nach, was besser gewesen wäre" (seed
+000).  A review belongs to one seat of one finished game (``reviews``, migration 0003;
+computed by ``ai.review_game`` on the ``batch`` queue, one ``review_moves`` row per
+judged move).  Only the player of that seat may ask for it and read it; the opponent and
+spectators see it only after that player made it public (``reviews.public``, migration
+0007).  Every check is here, on the server: the routes and socket events only call it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from services.ai_worker.review import ensure_reviews, send_unsent
+from services.game.hint import hints_of
+from services.game.refusals import TableRefusal
+from shared import game_store
+from shared.game_store import GameRow
+
+# Search time per judged move of a player's own Rückblick: a match has 20–60 own moves,
+# so the page fills within a minute on one batch worker.
+PLAYER_REVIEW_BUDGET_MS = 600
+
+REFUSALS: dict[str, tuple[str, str]] = {
+    "review_after_end": ("Den Rückblick gibt es, sobald die Partie beendet ist.",
+                         "The review is available once the game has ended."),
+    "review_not_yours": ("Diesen Rückblick sieht nur, wer diesen Platz gespielt hat.",
+                         "Only the player of that seat can see this review."),
+}
+
+
+def refusal(code: str) -> TableRefusal:
+    de, en = REFUSALS[code]
+    return TableRefusal(code, de=de, en=en)
+
+
+def _finished_row(conn: Any, game_id: int) -> GameRow:
+    row = game_store.load(conn, game_id)
+    if row is None or row.status == "aborted":
+        raise TableRefusal("not_found")
+    if row.status != "finished":
+        raise refusal("review_after_end")
+    return row
+
+
+def _own_seat(row: GameRow, user_id: int, seat: int | None) -> int:
+    """The seat ``user_id`` asks about: the given one if it is theirs, else their first."""
+    seats = row.seats_of(user_id)
+    if not seats or (seat is not None and seat not in seats):
+        raise refusal("review_not_yours")
+    return seat if seat is not None else seats[0]
+
+
+def request_review(conn: Any, user_id: int, game_id: int, seat: int | None,
+                   send: Callable[[int], None]) -> dict[str, Any]:
+    """Queue the review of ``user_id``'s seat (once; later calls only report) and return its data."""
+    row = _finished_row(conn, game_id)
+    own = _own_seat(row, user_id, seat)
+    review_ids = ensure_reviews(conn, [(row.id, own)], PLAYER_REVIEW_BUDGET_MS)
+    conn.commit()  # the worker must find the row it is sent for
+    send_unsent(conn, review_ids, send)
+    conn.commit()
+    return _data(conn, row, own)
+
+
+def set_public(conn: Any, user_id: int, game_id: int, public: bool) -> dict[str, Any]:
+    """The owner shows (or hides again) their review to everyone."""
+    row = _finished_row(conn, game_id)
+    own = _own_seat(row, user_id, None)
+    conn.execute("UPDATE reviews SET public = %s WHERE game_id = %s AND seat = %s", (public, row.id, own))
+    return _data(conn, row, own)
+
+
+def readable_review(conn: Any, user_id: int | None, game_id: int, seat: int | None) -> dict[str, Any]:
+    """The review of ``seat`` (default: the reader's own) if ``user_id`` may read it."""
+    row = _finished_row(conn, game_id)
+    if seat is None:
+        seat = _own_seat(row, user_id, None) if user_id is not None else None
+    if seat not in (0, 1):
+        raise refusal("review_not_yours")
+    if user_id is None or row.seats[seat] != user_id:
+        found = conn.execute("SELECT public FROM reviews WHERE game_id = %s AND seat = %s",
+                             (row.id, seat)).fetchone()
+        if found is None or not _value(found, "public", 0):
+            raise refusal("review_not_yours")
+    return _data(conn, row, seat)
+
+
+def review_id_of(conn: Any, game_id: int, seat: int) -> int | None:
+    found = conn.execute("SELECT id FROM reviews WHERE game_id = %s AND seat = %s", (game_id, seat)).fetchone()
+    return int(_value(found, "id", 0)) if found is not None else None
+
+
+def _value(row: Any, name: str, index: int) -> Any:
+    return row[name] if isinstance(row, dict) else row[index]
+
+
+def _data(conn: Any, row: GameRow, seat: int) -> dict[str, Any]:
+    """The ``Review`` record (shared.schemas) of ``seat`` in ``row``."""
+    found = conn.execute(
+        "SELECT id, status, moves_total, moves_done, public FROM reviews WHERE game_id = %s AND seat = %s",
+        (row.id, seat)).fetchone()
+    base = {"game_id": row.id, "game": row.game, "seat": seat, "hints": hints_of(conn, row.id)}
+    if found is None:
+        return {**base, "review_id": None, "status": "none", "done": 0, "total": None, "public": False, "moves": []}
+    review_id = int(_value(found, "id", 0))
+    moves = conn.execute(
+        "SELECT ply, played, best, best_value, played_value, loss, class FROM review_moves WHERE review_id = %s"
+        " ORDER BY ply", (review_id,)).fetchall()
+    names = ("ply", "played", "best", "best_value", "played_value", "loss", "class")
+    listed = []
+    for m in moves:
+        entry = {n: _value(m, n, i) for i, n in enumerate(names)}
+        for n in ("best_value", "played_value", "loss"):
+            entry[n] = round(float(entry[n]), 2)
+        listed.append(entry)
+    total = _value(found, "moves_total", 2)
+    return {**base, "review_id": review_id, "status": _value(found, "status", 1),
+            "done": int(_value(found, "moves_done", 3)), "total": int(total) if total is not None else None,
+            "public": bool(_value(found, "public", 4)), "moves": listed}

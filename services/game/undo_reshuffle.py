@@ -1,0 +1,37 @@
+"""Zug zurück against the computer: after the take-back the unseen cards are mixed anew.
+
+Battlehanse (seed 000): "Danach werden Nachziehstapel und Ratsmarken neu gemischt – was
+nachgerückt wäre, bleibt also ein Geheimnis."  The cards drawn by the moves taken back
+go back onto the deck; without a new shuffle the player would know what comes next.
+
+A table replays from ``(game, options, seed, moves, move_seats, reshuffles)``: each
+reshuffle is ``(ply, seed)`` and is made before move ``ply``
+(:func:`services.game.replay.replay`, the engine's ``reshuffle_unseen``).  The new seed
+is drawn here, on the server, and kept only in ``games.reshuffles`` (migration 0007):
+it never reaches a client while the game runs.  A take-back also drops the reshuffles
+of the plies it removes, so the list always describes the moves kept.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from shared.game_store import GameRow
+from shared.games import get_game
+
+SEED_BITS = 62  # fits games' bigint columns and the record's header alike
+
+
+def reshuffles_after_undo(conn: Any, row: GameRow, keep: int, mix: bool) -> GameRow:
+    """``row`` (already cut to ``keep`` moves) with its reshuffles trimmed to them, plus a
+    fresh one at ``keep`` when ``mix`` and the game has unseen cards; written on ``conn``."""
+    kept = tuple(r for r in row.reshuffles if r[0] <= keep)
+    if mix and hasattr(get_game(row.game), "reshuffle_unseen"):
+        kept += ((keep, secrets.randbits(SEED_BITS)),)
+    if kept != row.reshuffles:
+        conn.execute("UPDATE games SET reshuffles = %s WHERE id = %s", (Jsonb([list(r) for r in kept]), row.id))
+    return dataclasses.replace(row, reshuffles=kept)
