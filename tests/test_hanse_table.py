@@ -127,6 +127,9 @@ def play_match(url: str, game_id: int, clients: list[RecordingClient], rng: rand
                 # The loser of the round (or, on a tie, the same player) begins; a clock runs again.
                 rounds = after[0]["view"]["rounds"]
                 assert after[0]["view"]["round"] == len(rounds) + 1
+                last = rounds[-1]
+                loser = last["starter"] if last["seal"] is None else 1 - last["seal"]
+                assert after[0]["view"]["turn"] == after[0]["view"]["starter"] == loser
                 assert after[0]["clocks"]["running"] == after[0]["view"]["turn"]
             continue
         mover_index = next(i for i, s in enumerate(states) if my_turn(s))
