@@ -8,6 +8,11 @@ import { LANGUAGES, type User } from "./protocol";
 import { Wartesaal } from "./wartesaal";
 import { closeGameSocket } from "./table/game_socket";
 import { pageFor, type Page, tableNav } from "./table/routes";
+import { LeaveGuard } from "./leaving/leave_guard";
+import { postfachBadge } from "./mailbox/postfach_badge";
+// After the table CSS: the Ansicht's theme rules replace its default colours.
+import "./look/look.css";
+import { lookControls } from "./look/look_controls";
 
 const app = document.getElementById("app")!;
 const account = el("div", { class: "account", "data-testid": "account" });
@@ -17,12 +22,14 @@ const header = el(
   {},
   label(el("h1"), "title"),
   pagesNav,
+  lookControls(),
   account,
   el("nav", { class: "languages" }, ...LANGUAGES.map(languageButton)),
 );
 const view = el("div", { class: "view" });
 const dialog = el("dialog", { class: "card", "data-testid": "register-dialog" });
-app.append(header, view, dialog);
+const leaveGuard = new LeaveGuard(); // "Wer die Partie verlässt, verliert sie" under the header
+app.append(header, leaveGuard.banner, view, dialog);
 
 let wartesaal: Wartesaal | null = null;
 let currentUser: User | null = null;
@@ -38,6 +45,7 @@ window.addEventListener("hashchange", () => route());
 function route(): void {
   page?.close();
   page = currentUser ? pageFor(location.hash, currentUser) : null;
+  leaveGuard.shown(page ? location.hash : "");
   pagesNav.hidden = !currentUser;
   if (page) view.replaceChildren(page.root);
   else if (wartesaal) view.replaceChildren(wartesaal.root);
@@ -59,7 +67,7 @@ function showAccount(user: User | null): void {
   clear(account);
   if (!user) return;
   const balance = el("span", { class: "balance", "data-testid": "balance" }, `${user.balance.toLocaleString(lang())} `, label(el("span"), "taler"));
-  account.append(el("span", { class: "who", "data-testid": "me" }, user.name), balance);
+  account.append(el("span", { class: "who", "data-testid": "me" }, user.name), balance, postfachBadge.root);
   if (user.guest) {
     const create = label(el("button", { type: "button", "data-testid": "open-register" }), "createAccount");
     create.addEventListener("click", () => {

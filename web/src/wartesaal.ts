@@ -3,7 +3,13 @@ import { io, type Socket } from "socket.io-client";
 import { ChallengeDesk } from "./challenge/desk";
 import { clear, el } from "./dom";
 import { Rankings } from "./lists/rankings";
+import { RunningGames } from "./live/running_games";
+import { QuickMatchPanel } from "./quickmatch/quick_match_panel";
+import { qt } from "./quickmatch/texts";
 import { label, lang, onLangChange, t } from "./i18n";
+import { postfachBadge } from "./mailbox/postfach_badge";
+import { connectLobby } from "./profile/lobby_link";
+import { profileLink } from "./profile/profile_link";
 import {
   CHAT_MAX_LENGTH,
   type ChatMessage,
@@ -29,6 +35,8 @@ export class Wartesaal {
   private noticeTimer = 0;
   private readonly challenges: ChallengeDesk;
   private readonly rankings: Rankings;
+  private readonly quickMatch: QuickMatchPanel;
+  private readonly running = new RunningGames(() => this.renderPlayers());
 
   constructor(
     private user: User,
@@ -50,17 +58,27 @@ export class Wartesaal {
     // The challenge panels float over every page (a Revanche request reaches a player still
     // at the table); the lists sit under the player list.
     document.body.append(this.challenges.root);
-    this.root.querySelector("aside.here")?.append(this.rankings.root);
+    this.quickMatch = new QuickMatchPanel(this.socket);
+    this.root.querySelector("aside.here")?.prepend(this.quickMatch.root);
+    this.root.querySelector("aside.here")?.append(this.running.root, this.rankings.root);
     this.listen();
+    // A profile page challenges through this socket while the Wartesaal is open.
+    connectLobby({
+      challenge: (userId, game) => this.socket.emit("challenge:create", { to_user_id: userId, game }),
+      player: (userId) => this.playerList.find((p) => p.user_id === userId),
+    });
     onLangChange(() => {
       if (this.socket.connected) this.socket.emit("lang:set", { lang: lang() });
       this.renderPlayers();
+      this.running.draw();
     });
   }
 
   close(): void {
+    connectLobby(null);
     this.challenges.close();
     this.challenges.root.remove();
+    this.running.close();
     this.socket.removeAllListeners();
     this.socket.disconnect();
   }
@@ -111,12 +129,16 @@ export class Wartesaal {
       for (const message of history) this.addMessage(message);
     });
     this.socket.on("chat:message", ({ message }) => this.addMessage(message));
+    // The Postfach badge: fresh at every (re)connect, then pushed on every change.
+    this.socket.on("connect", () => void postfachBadge.refresh());
+    this.socket.on("postfach:changed", ({ count }) => postfachBadge.set(count));
     this.socket.on("players", ({ version, players }) => {
       // Snapshots come from several lobby processes; an older one may arrive late.
       if (version < this.playersVersion) return;
       this.playersVersion = version;
       this.playerList = players;
       this.renderPlayers();
+      this.running.refreshSoon(); // someone's status changed: a game may have started or ended
     });
     this.socket.on("error", ({ message }) => this.showNotice(message));
   }
@@ -145,13 +167,22 @@ export class Wartesaal {
         el(
           "li",
           { "data-testid": "player", class: me ? "me" : undefined },
-          el("span", { class: "name" }, player.name, me ? el("small", {}, ` (${t("you")})`) : null),
+          el("span", { class: "name" }, profileLink(player.user_id, player.name), me ? el("small", {}, ` (${t("you")})`) : null),
           eloText(player) ? el("small", { class: "player-elo", "data-testid": "player-elo" }, eloText(player)) : null,
           el("span", { class: `status ${player.status}` }, t(player.status === "frei" ? "statusFree" : "statusPlaying")),
+          this.opponentOf(player),
           me || player.status !== "frei" ? null : this.challenges.offerMenu(player),
         ),
       );
     }
+  }
+
+  /** "spielt gegen Bert (Battlehexagon)": a link to watch that table. */
+  private opponentOf(player: Player): HTMLElement | null {
+    const playing = player.status === "frei" ? null : this.running.gameOf(player.user_id);
+    if (!playing) return null;
+    return el("a", { class: "plays-against", href: `#/partie/${playing.gameId}`, "data-testid": "plays-against" },
+      `${qt("playsAgainst")} ${playing.opponent}`);
   }
 
   private showConnection(state: "connecting" | "disconnected" | null): void {

@@ -5,6 +5,8 @@ import { el } from "../dom";
 import { StartPanel } from "../local/start_panel";
 import { LivePage } from "../live/live_page";
 import { MyGamesPage } from "../mygames/my_games_page";
+import { PostfachPage } from "../mailbox/postfach_page";
+import { ProfilePage } from "../profile/profile_page";
 import type { User } from "../protocol";
 import { ReplayPage } from "../replay/replay_page";
 import { TablePage } from "./table_page";
@@ -33,6 +35,10 @@ export function pageFor(hash: string, user: User): Page | null {
       return new LivePage();
     case "meine-partien":
       return new MyGamesPage(user);
+    case "spieler":
+      return Number.isInteger(id) && id > 0 ? new ProfilePage(id, user) : null;
+    case "postfach":
+      return new PostfachPage(user);
     default:
       return null;
   }

@@ -1,0 +1,15 @@
+// Each game's symbol and name as the profile's buttons say them ("⬢ Battlehexagon spielen"):
+// ⬢ and ● from the seeds, ⚑ the flag Battlegeneral is won by, ⚓ the Hanse's harbour.
+export const PROFILE_GAMES = ["hexagon", "bullet", "general", "hanse"] as const;
+
+const MARKS: Record<string, string> = { hexagon: "⬢", bullet: "●", general: "⚑", hanse: "⚓" };
+const NAMES: Record<string, string> = {
+  hexagon: "Battlehexagon",
+  bullet: "Battlebullet",
+  general: "Battlegeneral",
+  hanse: "Battlehanse",
+};
+
+export function gameLabel(game: string): string {
+  return `${MARKS[game] ?? ""} ${NAMES[game] ?? game}`.trim();
+}
