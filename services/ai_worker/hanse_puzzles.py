@@ -16,8 +16,8 @@ Positions before ply :data:`MIN_PLY` are skipped.
   over :data:`SOLVE_SAMPLES` sampled deals, seeded from the view) put one move ahead
   of the second best by at least :data:`~services.lobby.hanse_puzzles.CLEAR_GAP`.
 
-At most :data:`PER_MATCH` puzzles of a kind come from one match, so the positions
-differ; the first twelve of each kind found in seed order are kept.  The output holds
+At most :data:`PER_MATCH` puzzles of a kind come from one match and a position
+serves one puzzle only, so the positions differ; the first twelve of each kind found in seed order are kept.  The output holds
 the position (full, hidden cards included), the solving seat and every legal move's
 value, best first.  Running it again writes the same file.
 """
@@ -131,6 +131,7 @@ def make_puzzles(seeds: range = MATCH_SEEDS, log: Any = print) -> dict[str, Any]
                     found[kind].append(_entry(kind, len(found[kind]) + 1, bare, options, seat, seed, ply, table))
                     taken[kind] += 1
                     log(f"{kind} {len(found[kind])}: match {seed} ply {ply} best {table[0]}")
+                    break  # one puzzle per position
             move = player.choose_move(engine.view(state, seat), "stark", NO_DEADLINE, rng, max_samples=PLAY_SAMPLES)
             state = engine.apply(state, move, seat)
     return {
