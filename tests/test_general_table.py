@@ -13,7 +13,10 @@ import pytest
 import requests
 
 from shared import db
-from shared.games.general.setups import STANDARD_SETUPS
+from shared.games import get_game
+from shared.games.general.board import square_name
+from shared.games.general.pieces import TOKENS
+from shared.games.general.setups import STANDARD_SETUPS, preset_squares
 from tests.stack import ServiceProcess
 from tests.test_tables_support import TableClient, legal_texts, load, my_turn, new_game, players
 
@@ -85,16 +88,23 @@ def test_both_seats_set_up_at_once_and_stale_setup_versions_are_accepted(game_se
     try:
         for client in clients:
             assert client.join(game_id)["view"]["phase"] == "setup"
-        # Both send their first actions at version 0, neither waiting for the other.
+        # Each sends its next action at the version it saw after its own last one; the
+        # other's actions came in between, so every version is stale, and none is refused.
         emit_move(clients[0], game_id, "setze a1 F", version=0)
+        clients[0].state(game_id, lambda s: s["version"] == 1)
         emit_move(clients[1], game_id, "setze a10 F", version=0)
-        emit_move(clients[0], game_id, "setze b1 B", version=0)
-        emit_move(clients[1], game_id, "setze b10 B", version=0)
+        clients[1].state(game_id, lambda s: s["version"] == 2)
+        emit_move(clients[0], game_id, "setze b1 B", version=1)
+        clients[0].state(game_id, lambda s: s["version"] == 3)
+        emit_move(clients[1], game_id, "setze b10 B", version=2)
         for seat, client in enumerate(clients):
             own = client.state(game_id, lambda s: len(s["view"]["setup"]["own"]) == 2)["view"]["setup"]["own"]
             assert set(own) == ({"a1", "b1"} if seat == 0 else {"a10", "b10"})
         assert not [e for c in clients for e in c.errors if e["code"] == "stale_version"]
         assert load(pool, game_id).version == 4
+        # A version from before one's own last action is stale: it may be a retry of it.
+        emit_move(clients[0], game_id, "setze c1 B", version=1)
+        assert clients[0].error()["code"] == "stale_version"
         # A reload in the middle of the setup returns to one's own placement, and only to it.
         clients[0].close()
         clients[0] = TableClient(game_service.url, a).connect()
@@ -102,8 +112,8 @@ def test_both_seats_set_up_at_once_and_stale_setup_versions_are_accepted(game_se
         assert back["view"]["phase"] == "setup" and set(back["view"]["setup"]["own"]) == {"a1", "b1"}
         assert back["view"]["setup"]["next_piece"] == "10"
         # A preset replaces the placement; both finish, the game begins with Red to move.
-        emit_move(clients[0], game_id, f"aufstellung {STANDARD_SETUPS[0]}", version=1)
-        emit_move(clients[1], game_id, f"aufstellung {STANDARD_SETUPS[3]} gespiegelt", version=2)
+        emit_move(clients[0], game_id, f"aufstellung {STANDARD_SETUPS[0]}", version=4)
+        emit_move(clients[1], game_id, f"aufstellung {STANDARD_SETUPS[3]} gespiegelt", version=4)
         for client in clients:
             client.state(game_id, lambda s: len(s["view"]["setup"]["own"]) == 40)
         emit_move(clients[0], game_id, "fertig")
@@ -115,6 +125,42 @@ def test_both_seats_set_up_at_once_and_stale_setup_versions_are_accepted(game_se
         # A stale version in play is refused again.
         emit_move(clients[1], game_id, "a7-a6", version=0)
         assert clients[1].error()["code"] == "stale_version"
+    finally:
+        for client in clients:
+            client.close()
+
+
+def _own_squares(name: str, seat: int, mirrored: bool) -> dict[str, str]:
+    return {square_name(sq): TOKENS[rank] for sq, rank in preset_squares(name, seat, mirrored).items()}
+
+
+def test_a_retried_setup_action_applies_once_and_never_refuses_the_other_seat(game_service: ServiceProcess,
+                                                                               pool) -> None:  # noqa: ANN001
+    a, b = players(pool)
+    game_id = new_game(pool, "general", (a.id, b.id), clock=None)
+    clients = [TableClient(game_service.url, x).connect() for x in (a, b)]
+    try:
+        for client in clients:
+            client.join(game_id)
+        emit_move(clients[0], game_id, f"aufstellung {STANDARD_SETUPS[2]}", version=0)
+        emit_move(clients[1], game_id, f"aufstellung {STANDARD_SETUPS[5]}", version=0)
+        for client in clients:
+            client.state(game_id, lambda s: s["version"] == 2 and len(s["view"]["setup"]["own"]) == 40)
+        # Red's "spiegeln" arrives twice with the same version (a retry after a lost answer).
+        emit_move(clients[0], game_id, "spiegeln", version=2)
+        emit_move(clients[0], game_id, "spiegeln", version=2)
+        assert clients[0].error()["code"] == "stale_version"
+        mirrored = clients[0].state(game_id, lambda s: s["version"] == 3)["view"]["setup"]["own"]
+        assert mirrored == _own_squares(STANDARD_SETUPS[2], 0, True)  # mirrored once, not back again
+        # Blue's own "spiegeln" at the version it saw, before Red's arrived: accepted.
+        emit_move(clients[1], game_id, "spiegeln", version=2)
+        blue = clients[1].state(game_id, lambda s: s["version"] == 4)["view"]["setup"]["own"]
+        assert blue == _own_squares(STANDARD_SETUPS[5], 1, True)
+        clients[0].quiet(0.3)
+        assert clients[0].states[game_id]["view"]["setup"]["own"] == mirrored
+        row = load(pool, game_id)
+        assert row.version == 4 and row.moves.count("spiegeln") == 2 and row.move_seats[2:] == [0, 1]
+        assert not clients[1].errors
     finally:
         for client in clients:
             client.close()
@@ -331,6 +377,97 @@ def test_setup_has_no_limit_until_the_opponent_is_ready_then_five_minutes(game_s
         assert final["result"]["reason"] == "zugzeit" and final["result"]["winner"] == 0
         # The finished table may show Red's setup to Blue now, never before: Blue's last running view had none.
         assert all(_rows_of(sq) in BLUE_ROWS for sq in state["view"]["setup"]["own"])
+    finally:
+        for client in clients:
+            client.close()
+
+
+def _every_rank(view: dict) -> dict[int, str]:
+    ranks = {p["id"]: p["rank"] for p in view["pieces"]}
+    ranks |= {p["id"]: p["rank"] for side in view["captured"] for p in side}
+    return ranks
+
+
+def test_a_resigned_game_shows_everything_at_the_end_and_nothing_before(game_service: ServiceProcess,
+                                                                         pool) -> None:  # noqa: ANN001
+    a, b, watcher = players(pool, 3)
+    game_id = new_game(pool, "general", (a.id, b.id), clock=None, seed=21)
+    clients = [RecordingClient(game_service.url, x).connect() for x in (a, b)]
+    spectator = RecordingClient(game_service.url, watcher).connect()
+    every = [*clients, spectator]
+    seats = {id(clients[0]): 0, id(clients[1]): 1, id(spectator): None}
+    rng = random.Random(21)
+    try:
+        spectator.join(game_id)
+        _start_play(clients, game_id)
+        for _ in range(8):  # a few moves, fights preferred
+            mover = next(c for c in clients if my_turn(c.states[game_id]))
+            state = mover.states[game_id]
+            attacks = [m["text"] for m in state["view"]["legal_moves"] if m["effect"]["attack"]]
+            emit_move(mover, game_id, rng.choice(attacks or legal_texts(state)))
+            for client in every:
+                client.state(game_id, lambda s, v=state["version"]: s["version"] > v)
+        assert clients[0].states[game_id]["status"] == "running"
+        clients[1].emit("table:resign", {"game_id": game_id})
+        finals = [c.state(game_id, lambda s: s["status"] == "finished") for c in every]
+        truth = _every_rank(finals[2]["view"])
+        assert len(truth) == 80 and None not in truth.values()
+        for client, final in zip(every, finals, strict=True):
+            assert final["result"]["reason"] == "aufgabe" and final["result"]["winner"] == 0
+            view = final["view"]
+            assert final["you"] == seats[id(client)] and view["phase"] == "over" and view["legal_moves"] == []
+            assert _every_rank(view) == truth and view["start_position"]
+        # Before the end: not one unseen rank in any message to anyone.
+        checked = 0
+        for client in every:
+            client.quiet(0.2)
+            for name, data in client.received:
+                if name == "table:state" and data["status"] != "running":
+                    continue
+                assert_nothing_hidden(seats[id(client)], name, data, truth)
+                checked += 1
+        assert checked > 20
+        # The record holds both setups and reads back to the resignation.
+        record = requests.get(f"{game_service.url}/api/games/{game_id}/record.txt", timeout=10).text
+        assert f"r: aufstellung {STANDARD_SETUPS[0]}" in record and f"b: aufstellung {STANDARD_SETUPS[1]}" in record
+        assert "[Start " in record and '[Reason "aufgabe"]' in record and '[Result "1-0"]' in record
+        replayed = get_game("general").parse_record(record)
+        assert _every_rank(get_game("general").view(replayed, None)) == truth
+        # So does the replay page's last position.
+        public = requests.get(f"{game_service.url}/api/games/{game_id}", timeout=10).json()
+        assert _every_rank(public["plies"][-1]["view"]) == truth
+        assert any(p["rank"] is None for p in public["plies"][-2]["view"]["pieces"])  # the moves before: hidden
+        # A late joiner (a reload after the end) sees the same.
+        late = TableClient(game_service.url, watcher).connect()
+        try:
+            assert _every_rank(late.join(game_id)["view"]) == truth
+        finally:
+            late.close()
+    finally:
+        for client in every:
+            client.close()
+
+
+def test_a_game_left_during_the_setup_shows_both_placements(game_service: ServiceProcess,
+                                                            pool) -> None:  # noqa: ANN001
+    a, b = players(pool)
+    game_id = new_game(pool, "general", (a.id, b.id), clock=None)
+    clients = [TableClient(game_service.url, x).connect() for x in (a, b)]
+    try:
+        for client in clients:
+            client.join(game_id)
+        emit_move(clients[0], game_id, "setze a1 F", version=0)
+        emit_move(clients[1], game_id, f"aufstellung {STANDARD_SETUPS[4]}", version=0)
+        clients[1].state(game_id, lambda s: s["version"] == 2)
+        assert "setups" not in clients[1].states[game_id]["view"]
+        clients[0].emit("table:resign", {"game_id": game_id})
+        for client in clients:
+            final = client.state(game_id, lambda s: s["status"] == "finished")
+            assert final["result"]["reason"] == "aufgabe" and final["result"]["winner"] == 1
+            assert final["view"]["setups"][0] == {"a1": "F"}
+            assert final["view"]["setups"][1] == _own_squares(STANDARD_SETUPS[4], 1, False)
+        record = requests.get(f"{game_service.url}/api/games/{game_id}/record.txt", timeout=10).text
+        assert "r: setze a1 F" in record and f"b: aufstellung {STANDARD_SETUPS[4]}" in record
     finally:
         for client in clients:
             client.close()
