@@ -1,5 +1,6 @@
 // Rangliste (Elo), Monatsliste and ewige Liste (points), per game, in the Wartesaal.
-// Read from the lobby's /api/rating/lists (forwarded to the rating service).
+// Read from the lobby's /api/rating/lists (forwarded to the rating service). Battlehanse
+// also links its Tagesliste (#/tagesmarkt).
 import { el } from "../dom";
 import { lang, onLangChange } from "../i18n";
 import { CHALLENGE_GAMES, GAMES } from "../challenge/game_options";
@@ -37,6 +38,8 @@ export class Rankings {
       ...CHALLENGE_GAMES.map((game) => this.tab(GAMES[game].title, this.game === game, `ranking-game-${game}`, () => (this.game = game))),
       el("span", { class: "gap" }, " "),
       ...KINDS.map((kind) => this.tab(ct(kind), this.kind === kind, `ranking-kind-${kind}`, () => (this.kind = kind))),
+      // Battlehanse's Tagesliste (the ten best of today's Tagesmarkt) lives on the Tagesmarkt page.
+      ...(this.game === "hanse" ? [el("a", { href: "#/tagesmarkt", class: "daily-list", "data-testid": "ranking-daily" }, lang() === "en" ? "Daily list" : "Tagesliste")] : []),
     );
     const game = this.game;
     const kind = this.kind;

@@ -1,0 +1,59 @@
+"""Schnelle Partie in real Chromium: two browsers press it and land at the same table; the table
+warns that leaving loses, the Wartesaal shows who plays whom and leads back."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from shared import game_store
+from tests.test_browser_table import guest_page, pool, services  # noqa: F401
+from tests.test_browser_wartesaal import browser  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+
+def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, services, pool) -> None:  # noqa: ANN001, F811
+    from playwright.sync_api import expect
+
+    lobby, _game = services
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url)
+    ctx_b, bert, bert_user = guest_page(browser, lobby.url)
+    try:
+        for page in (anna, bert):
+            page.get_by_test_id("quick-game").select_option("hexagon")
+        anna.get_by_test_id("quick-clock-3+2").check()  # Anna only plays 3+2; Bert takes any
+        anna.get_by_test_id("quick-start").click()
+        expect(anna.get_by_test_id("quick-searching")).to_contain_text("Battlehexagon")
+        bert.get_by_test_id("quick-start").click()
+
+        for page in (anna, bert):
+            page.wait_for_url(re.compile(r"#/partie/\d+$"), timeout=20_000)
+        game_id = int(anna.url.rsplit("/", 1)[1])
+        assert bert.url.endswith(f"#/partie/{game_id}")
+        with pool.connection() as conn:
+            row = game_store.load(conn, game_id)
+        assert set(row.seats) == {anna_user["id"], bert_user["id"]} and row.rated
+        assert (row.clock.base_ms, row.clock.inc_ms) == (180_000, 2_000)
+
+        # At the table: leaving loses, and the page says so.
+        for page in (anna, bert):
+            page.locator("[data-stone=a5]").wait_for()
+            expect(page.get_by_test_id("leave-warning")).to_have_text("Wer die Partie verlässt, verliert sie.")
+
+        # Anna goes to the Wartesaal: it shows who plays whom and leads back to the table.
+        anna.evaluate("location.hash = '#/'")  # as the Wartesaal link in the header does
+        expect(anna.get_by_test_id("leave-warning")).to_contain_text("Du hast deine laufende Partie verlassen")
+        running = anna.get_by_test_id("running-games").locator(f"li[data-game-id='{game_id}']")
+        expect(running).to_contain_text(anna_user["name"])
+        expect(running).to_contain_text(bert_user["name"])
+        bert_row = anna.get_by_test_id("player").filter(has=anna.locator("span.name", has_text=bert_user["name"]))
+        expect(bert_row.get_by_test_id("plays-against")).to_have_text(f"spielt gegen {anna_user['name']}")
+        anna.get_by_test_id("leave-back").click()
+        anna.wait_for_url(re.compile(rf"#/partie/{game_id}$"))
+        anna.locator("[data-stone=a5]").wait_for()
+        expect(anna.get_by_test_id("leave-warning")).to_have_text("Wer die Partie verlässt, verliert sie.")
+    finally:
+        ctx_a.close()
+        ctx_b.close()
