@@ -550,8 +550,9 @@ RECORDS.update(
             Record(
                 "Review",
                 "The Rückblick of one seat of a finished game (seen by that seat's player, or by anyone once"
-                " public). status none: not asked for yet. `hints`: Tipps asked for in the game.",
-                {"game_id": Int(), "game": Str(), "seat": Int(), "review_id": Optional(Int()),
+                " public). status none: not asked for yet. `hints`: Tipps asked for in the game. `mine`: the"
+                " reader played this seat (may ask for it and make it public).",
+                {"game_id": Int(), "game": Str(), "seat": Int(), "mine": Bool(), "review_id": Optional(Int()),
                  "status": Enum(REVIEW_STATUSES), "done": Int(), "total": Optional(Int()), "public": Bool(),
                  "hints": Int(), "moves": ListOf(Ref("ReviewMove"))},
             ),

@@ -164,7 +164,7 @@ def test_rueckblick_reaches_its_player_only_unless_made_public(game_service: Ser
                 break
             time.sleep(0.5)
         validate_record("Review", data)
-        assert data["status"] == "done" and data["total"] == 3 == len(data["moves"])
+        assert data["status"] == "done" and data["total"] == 3 == len(data["moves"]) and data["mine"] is True
         row = load(pool, game_id)
         for move in data["moves"]:
             assert row.move_seats[move["ply"]] == 0 and row.moves[move["ply"]] == move["played"]
@@ -184,7 +184,7 @@ def test_rueckblick_reaches_its_player_only_unless_made_public(game_service: Ser
         client.emit("review:public", {"game_id": game_id, "public": True})
         assert next_event(client, "review:state")["public"] is True
         shown = requests.get(f"{url}/{game_id}/review?seat=0", headers=theirs, timeout=10)
-        assert shown.status_code == 200 and shown.json()["moves"] == data["moves"]
+        assert shown.status_code == 200 and shown.json()["moves"] == data["moves"] and shown.json()["mine"] is False
     finally:
         client.close()
         other.close()

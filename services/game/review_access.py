@@ -62,7 +62,7 @@ def request_review(conn: Any, user_id: int, game_id: int, seat: int | None,
     conn.commit()  # the worker must find the row it is sent for
     send_unsent(conn, review_ids, send)
     conn.commit()
-    return _data(conn, row, own)
+    return _data(conn, row, own, user_id)
 
 
 def set_public(conn: Any, user_id: int, game_id: int, public: bool) -> dict[str, Any]:
@@ -70,7 +70,8 @@ def set_public(conn: Any, user_id: int, game_id: int, public: bool) -> dict[str,
     row = _finished_row(conn, game_id)
     own = _own_seat(row, user_id, None)
     conn.execute("UPDATE reviews SET public = %s WHERE game_id = %s AND seat = %s", (public, row.id, own))
-    return _data(conn, row, own)
+    conn.commit()
+    return _data(conn, row, own, user_id)
 
 
 def readable_review(conn: Any, user_id: int | None, game_id: int, seat: int | None) -> dict[str, Any]:
@@ -85,7 +86,7 @@ def readable_review(conn: Any, user_id: int | None, game_id: int, seat: int | No
                              (row.id, seat)).fetchone()
         if found is None or not _value(found, "public", 0):
             raise refusal("review_not_yours")
-    return _data(conn, row, seat)
+    return _data(conn, row, seat, user_id)
 
 
 def review_id_of(conn: Any, game_id: int, seat: int) -> int | None:
@@ -97,12 +98,13 @@ def _value(row: Any, name: str, index: int) -> Any:
     return row[name] if isinstance(row, dict) else row[index]
 
 
-def _data(conn: Any, row: GameRow, seat: int) -> dict[str, Any]:
-    """The ``Review`` record (shared.schemas) of ``seat`` in ``row``."""
+def _data(conn: Any, row: GameRow, seat: int, reader: int | None) -> dict[str, Any]:
+    """The ``Review`` record (shared.schemas) of ``seat`` in ``row`` as ``reader`` sees it."""
     found = conn.execute(
         "SELECT id, status, moves_total, moves_done, public FROM reviews WHERE game_id = %s AND seat = %s",
         (row.id, seat)).fetchone()
-    base = {"game_id": row.id, "game": row.game, "seat": seat, "hints": hints_of(conn, row.id)}
+    base = {"game_id": row.id, "game": row.game, "seat": seat, "mine": reader is not None and row.seats[seat] == reader,
+            "hints": hints_of(conn, row.id)}
     if found is None:
         return {**base, "review_id": None, "status": "none", "done": 0, "total": None, "public": False, "moves": []}
     review_id = int(_value(found, "id", 0))

@@ -285,11 +285,12 @@ export interface ReviewMove {
   class: "green" | "yellow" | "red";
 }
 
-/** The Rückblick of one seat of a finished game (seen by that seat's player, or by anyone once public). status none: not asked for yet. `hints`: Tipps asked for in the game. */
+/** The Rückblick of one seat of a finished game (seen by that seat's player, or by anyone once public). status none: not asked for yet. `hints`: Tipps asked for in the game. `mine`: the reader played this seat (may ask for it and make it public). */
 export interface Review {
   game_id: number;
   game: string;
   seat: number;
+  mine: boolean;
   review_id: number | null;
   status: "none" | "queued" | "running" | "done" | "failed";
   done: number;
@@ -587,6 +588,7 @@ export interface ReviewStatePayload {
   game_id: number;
   game: string;
   seat: number;
+  mine: boolean;
   review_id: number | null;
   status: "none" | "queued" | "running" | "done" | "failed";
   done: number;

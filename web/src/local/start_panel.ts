@@ -9,7 +9,8 @@ import type { ErrorPayload, TableClockSetting, TableStatePayload } from "../prot
 import { gameSocket } from "../table/game_socket";
 import { colourName, GAME_TITLES } from "../table/seat_names";
 import { tt } from "../table/texts";
-import { localRecord } from "./record_store";
+import { computerRecord } from "../solo/computer_record";
+import { st } from "../solo/review_texts";
 
 type Mode = "computer" | "same_device";
 type Strength = "leicht" | "mittel" | "stark";
@@ -160,14 +161,17 @@ export class StartPanel {
   }
 
   private recordTable(): HTMLElement {
+    // Battlehanse has the Tipp: matches with one do not count and are shown apart.
+    const withHints = this.game === "hanse";
     const rows = STRENGTHS.map((s) => {
-      const record = localRecord(this.game, s);
-      return el("tr", { "data-testid": `record-${s}` }, el("th", {}, tt(s)), el("td", {}, String(record.win)), el("td", {}, String(record.draw)), el("td", {}, String(record.loss)));
+      const record = computerRecord(this.game, s);
+      const row = el("tr", { "data-testid": `record-${s}` }, el("th", {}, tt(s)), el("td", {}, String(record.win)), el("td", {}, String(record.draw)), el("td", {}, String(record.loss)));
+      if (withHints) row.append(el("td", { "data-testid": `record-hinted-${s}` }, s === "stark" ? "–" : String(record.hinted)));
+      return row;
     });
-    return el("table", { class: "local-record" },
-      el("caption", {}, tt("balance")),
-      el("tr", {}, el("th"), el("th", {}, tt("winsShort")), el("th", {}, tt("drawsShort")), el("th", {}, tt("lossesShort"))),
-      ...rows);
+    const head = el("tr", {}, el("th"), el("th", {}, tt("winsShort")), el("th", {}, tt("drawsShort")), el("th", {}, tt("lossesShort")));
+    if (withHints) head.append(el("th", { title: st("hintTitle") }, st("withHint")));
+    return el("table", { class: "local-record" }, el("caption", {}, tt("balance")), head, ...rows);
   }
 
   private async start(button: HTMLButtonElement, options: Record<string, unknown>, strength: Strength | null, clock: TableClockSetting | null): Promise<void> {

@@ -9,6 +9,7 @@ import { gameApi, gameUrl } from "../table/game_socket";
 import { MoveList } from "../table/move_list";
 import { colourName, GAME_TITLES } from "../table/seat_names";
 import { tt } from "../table/texts";
+import { ReviewPanel } from "../solo/review_panel";
 
 interface ReplayPly {
   ply: number;
@@ -45,6 +46,7 @@ export class ReplayPage {
   private readonly keyHandler = (event: KeyboardEvent) => this.key(event);
   private closed = false;
   private actionsBuilt = false;
+  private review: ReviewPanel | null = null; // Battlehanse: the Rückblick of your own moves
 
   constructor(private readonly gameId: number) {
     this.header.textContent = tt("loading");
@@ -52,6 +54,7 @@ export class ReplayPage {
     document.addEventListener("keydown", this.keyHandler);
     onLangChange(() => {
       if (!this.closed && this.data) this.draw();
+      this.review?.refresh();
     });
     void this.load();
   }
@@ -60,6 +63,7 @@ export class ReplayPage {
     this.closed = true;
     document.removeEventListener("keydown", this.keyHandler);
     this.stage?.destroy();
+    this.review?.close();
   }
 
   private async load(): Promise<void> {
@@ -91,6 +95,11 @@ export class ReplayPage {
     last.addEventListener("click", () => this.show(this.plies.length - 1));
     const side = this.root.querySelector("aside")!;
     side.append(el("div", { class: "navigation" }, first, back, this.counter, forward, last), this.moveList.root, this.stage.switches, this.actions, this.notice);
+    if (data.game === "hanse" && data.status === "finished") {
+      // Your Rückblick (the server shows it only to you, unless you made it public).
+      this.review = new ReviewPanel(this.gameId, (ply) => this.show(ply));
+      side.append(this.review.root);
+    }
     this.draw();
   }
 
