@@ -367,8 +367,14 @@ def test_setup_has_no_limit_until_the_opponent_is_ready_then_five_minutes(game_s
         clients[0].state(game_id, lambda s: len(s["view"]["setup"]["own"]) == 40)
         emit_move(clients[0], game_id, "fertig")
         state = clients[1].state(game_id, lambda s: s["view"]["setup"]["ready"] == [True, False])
-        # Red is ready: from now on Blue's setup runs against the move time.
+        # Red is ready: from now on Blue's setup runs against the move time, five minutes per action.
         assert state["status"] == "running" and state["clocks"]["running"] == 1
+        with pool.connection() as conn:
+            conn.execute("UPDATE games SET turn_started_at = now() - interval '4 minutes' WHERE id = %s", (game_id,))
+        emit_move(clients[1], game_id, "setze b10 B")
+        state = clients[1].state(game_id, lambda s: s["version"] > state["version"])
+        assert state["status"] == "running" and state["view"]["setup"]["own"] == {"b10": "B"}
+        assert state["clocks"]["running"] == 1 and state["clocks"]["remaining_ms"][1] > 290_000
         with pool.connection() as conn:
             conn.execute("UPDATE games SET turn_started_at = now() - interval '6 minutes' WHERE id = %s", (game_id,))
         emit_move(clients[1], game_id, "setze a10 F")

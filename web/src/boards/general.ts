@@ -6,7 +6,7 @@
 import { el } from "../dom";
 import { lang } from "../i18n";
 import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, svg } from "./board";
-import { type KnownPiece, type Knowledge, SEAT_NAMES, TOKENS, cardInfo, rankName } from "./general_info";
+import { type KnownPiece, type Knowledge, SEAT_NAMES, SETUP_TIME_RULE, TOKENS, cardInfo, rankName } from "./general_info";
 import "./general.css";
 
 const CELL = 40;
@@ -232,8 +232,10 @@ class GeneralBoard implements Board {
     parts.push(el("p", { class: "opponent-setup", "data-testid": "opponent-setup" }, setup.ready[1 - you] ? t("opponentReady") : t("opponentSetting")));
     if (setup.ready[you]) {
       parts.push(el("p", { "data-testid": "setup-waiting" }, t("waiting")));
+      parts.push(el("p", { class: "hint", "data-testid": "setup-time-rule" }, SETUP_TIME_RULE[lang()]));
       return parts;
     }
+    parts.push(el("p", { class: "hint", "data-testid": "setup-time-rule" }, SETUP_TIME_RULE[lang()]));
     parts.push(el("p", { class: "hint" }, t("setupHint")));
     if (setup.next_piece) parts.push(el("p", { "data-testid": "next-piece" }, `${t("next")}: ${rankName(setup.next_piece, lang())} (${setup.next_piece})`));
     const remaining = Object.entries(setup.remaining ?? {}).filter(([, n]) => n > 0).map(([token, n]) => `${n}× ${token}`);

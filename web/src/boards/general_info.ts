@@ -18,6 +18,17 @@ const NAMES: Record<Token, [string, string]> = {
 
 export const SEAT_NAMES: Array<Record<Language, string>> = [{ de: "Rot", en: "Red" }, { de: "Blau", en: "Blue" }];
 
+/**
+ * What happens to a setup that is not finished (the rules line the table shows during the
+ * setup). It says what the server does: services/game/move_limits.py gives Battlegeneral
+ * five minutes per move in the Wartesaal, and table.py runs that time only when a single
+ * seat may act — while both set up, nobody's time runs.
+ */
+export const SETUP_TIME_RULE: Record<Language, string> = {
+  de: "Zeit bei der Aufstellung: Solange beide aufstellen, läuft keine Zugzeit. Sobald eine Seite Fertig gedrückt hat, hat die andere für jede weitere Aktion 5 Minuten – wer sie überschreitet, verlässt die Partie und verliert sie. Gegen den Computer und zu zweit an einem Gerät gibt es keine Zugzeit.",
+  en: "Time during the setup: while both are setting up, no move time runs. Once one side has pressed Done, the other has 5 minutes for each further action – whoever exceeds them leaves the game and loses it. Against the computer and for two on one device there is no move time.",
+};
+
 export function rankName(token: string, language: Language): string {
   const names = NAMES[token as Token];
   return names ? names[language === "en" ? 1 : 0] : token;
