@@ -111,6 +111,24 @@ class HanseBoard implements Board {
     this.draw();
   }
 
+  /** Tipp (against Leicht and Mittel): the selection becomes the cards of legal move `text`,
+   * as if tapped; the player still presses the button. False when it is not a legal move now. */
+  suggest(text: string): boolean {
+    const move = legalMoves(this.view).find((m) => m.text === text);
+    const fx = move?.effect as unknown as HanseEffect | undefined;
+    if (!fx || fx.type === "weiter" || !this.context.interactive) return false;
+    const hand = this.players().me?.hand ?? [];
+    const picked: number[] = [];
+    for (const card of fx.hand_out.filter((c) => c !== "Packpferd")) {
+      const index = hand.findIndex((c, i) => c.card === card && !picked.includes(i));
+      if (index < 0) return false;
+      picked.push(index);
+    }
+    this.selection = { market: [...fx.market_out], hand: picked, stable: Math.max(0, -fx.stable) };
+    this.draw();
+    return true;
+  }
+
   destroy(): void {
     if (this.countdown !== null) window.clearInterval(this.countdown);
     window.clearTimeout(this.pressTimer);

@@ -62,6 +62,13 @@ export class BoardStage {
     return this.flipped;
   }
 
+  /** Tipp: set the board's selection to legal move `move` (boards with a selection offer
+   * `suggest`, Battlehanse's Handelskasten); false when the board cannot. */
+  suggest(move: string): boolean {
+    const board = this.board as (Board & { suggest?: (text: string) => boolean }) | null;
+    return board?.suggest?.(move) ?? false;
+  }
+
   destroy(): void {
     document.removeEventListener("keydown", this.keyHandler);
     this.board?.destroy();

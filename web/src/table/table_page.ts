@@ -8,7 +8,9 @@ import type { ErrorPayload, TableSeat, TableStatePayload } from "../protocol";
 import { BoardStage } from "./board_stage";
 import { TableClock } from "./clock";
 import { gameApi, gameSocket, type GameSocket } from "./game_socket";
-import { recordLocalResult } from "../local/record_store";
+import { recordComputerMatch } from "../solo/computer_record";
+import { HintControl } from "../solo/hint_control";
+import { ReviewPanel } from "../solo/review_panel";
 import { MoveList } from "./move_list";
 import { requestRematch } from "./rematch";
 import { colourName, GAME_TITLES } from "./seat_names";
@@ -46,6 +48,8 @@ export class TablePage {
   private resultShown = false;
   private resignArmed = false;
   private noticeTimer = 0;
+  private hint: HintControl | null = null; // Tipp (Battlehanse against Leicht and Mittel)
+  private review: ReviewPanel | null = null; // Rückblick at the end of a Battlehanse match
   private closed = false;
   private readonly keyHandler = (event: KeyboardEvent) => this.key(event);
   private readonly onState = (payload: TableStatePayload) => this.received(payload);
@@ -71,6 +75,8 @@ export class TablePage {
     window.clearTimeout(this.resultTimer);
     document.removeEventListener("keydown", this.keyHandler);
     this.stage?.destroy();
+    this.hint?.close();
+    this.review?.close();
     if (this.socket) {
       this.socket.emit("table:leave", { game_id: this.gameId });
       this.socket.off("table:state", this.onState);
@@ -223,11 +229,8 @@ export class TablePage {
   }
 
   private recordLocal(payload: TableStatePayload): void {
-    if (payload.mode !== "computer" || payload.you === null || !payload.result) return;
-    const computer = payload.seats.find((seat) => seat.computer)?.computer;
-    if (!computer) return;
-    const winner = payload.result.winner;
-    recordLocalResult(payload.game, computer, winner === null ? "draw" : winner === payload.you ? "win" : "loss");
+    // A Battlehanse match with a Tipp is counted apart, not in the record (seed 000).
+    void recordComputerMatch(payload);
   }
 
   private draw(): void {
@@ -354,6 +357,12 @@ export class TablePage {
       const undo = el("button", { type: "button", "data-testid": "undo", disabled: state.moves.length === 0 }, tt("undo"));
       undo.addEventListener("click", () => this.emit("table:undo"));
       this.controls.append(undo);
+      if (HintControl.offered(state) && this.socket) {
+        this.hint ??= new HintControl(this.socket, this.gameId, (move) => this.stage?.suggest(move) ?? false, (message) => this.showNotice(message));
+        const yourTurn = this.shownPly === null && state.view.phase === "spiel" && Array.isArray(state.view.legal_moves) && state.view.legal_moves.length > 0;
+        this.hint.render(state, yourTurn);
+        this.controls.append(this.hint.root);
+      }
     }
   }
 
@@ -383,5 +392,10 @@ export class TablePage {
     if (state.status === "finished") actions.append(el("a", { class: "button", href: `#/nachspielen/${this.gameId}`, "data-testid": "to-replay" }, tt("replay")));
     actions.append(el("a", { class: "button", href: "#/" }, tt("toWartesaal")));
     this.resultPanel.replaceChildren(el("p", { class: "result-line", "data-testid": "result-line" }, this.resultLine()), actions);
+    if (state.game === "hanse" && state.status === "finished" && state.you !== null && state.mode !== "same_device") {
+      // Rückblick: each own move against the strong computer's; a tap shows that position.
+      this.review ??= new ReviewPanel(this.gameId, (ply) => this.show(ply));
+      this.resultPanel.append(this.review.root);
+    }
   }
 }
