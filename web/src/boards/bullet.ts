@@ -2,7 +2,8 @@
 // every arrow from `legal_moves` (their `marbles`, `dir`, `moves`, `push`, `out`), the
 // red rim of Gefahr an from `danger`. The board only draws; the engine decides.
 import { lang } from "../i18n";
-import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, type LegalMove, legalMoves, svg } from "./board";
+import { look, onLookChange } from "../look/look";
+import { type Board, type BoardContext, type BoardFactory, type BoardHost, CellKeys, type GameView, type LegalMove, legalMoves, svg } from "./board";
 
 const STEP = 40; // distance between neighbouring holes
 const ROW_HEIGHT = (STEP * Math.sqrt(3)) / 2;
@@ -62,11 +63,14 @@ class BulletBoard implements Board {
   private readonly annotationLayer = svg("g", { class: "annotations" });
   private readonly nameLayer = svg("g", { class: "cell-names" });
   private readonly gutter = svg("g", { class: "gutter", "data-testid": "gutter" });
+  private readonly focusLayer = svg("g");
+  private readonly keys: CellKeys;
+  private readonly stopLook: () => void;
   private view: GameView = {};
   private context: BoardContext = { you: null, interactive: false, lastMove: null };
   private selection: string[] = [];
   private flipped = false;
-  private options = { danger: false, names: false };
+  private options = { danger: false, names: look().cellNames };
   private annotations = new Map<string, SVGElement>();
   private rightDown: { from: string; colour: string } | null = null;
   private drag: { x: number; y: number } | null = null;
@@ -74,24 +78,34 @@ class BulletBoard implements Board {
 
   constructor(private readonly host: BoardHost) {
     const r = 5.6 * STEP;
-    this.root = svg("svg", { class: "board bullet-board", viewBox: `${-r} ${-r} ${2 * r} ${2 * r + STEP * 1.1}`, "data-testid": "board" });
+    this.root = svg("svg", { class: "board bullet-board", viewBox: `${-r} ${-r} ${2 * r} ${2 * r + STEP * 1.1}`, "data-testid": "board", role: "group" });
     const frame = svg("polygon", { class: "frame", points: this.framePoints(4.75 * STEP) });
-    this.rotor = svg("g", {}, frame, this.holeLayer, this.marbleLayer, this.previewLayer, this.arrowLayer, this.annotationLayer, this.nameLayer);
+    // The board's edge, seen only in 3D (look.css): the same hexagon a little lower, darker.
+    const edge = svg("polygon", { class: "frame-edge", points: this.framePoints(4.75 * STEP), transform: `translate(0 ${STEP * 0.22})` });
+    this.rotor = svg("g", {}, edge, frame, this.holeLayer, this.marbleLayer, this.previewLayer, this.arrowLayer, this.annotationLayer, this.nameLayer, this.focusLayer);
     const defs = svg("defs");
     for (const colour of Object.values(ANNOTATION_COLOURS)) {
       defs.append(svg("marker", { id: `head-${colour}`, viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse", class: `annotation-head ${colour}` },
         svg("path", { d: "M 0 0 L 10 5 L 0 10 z" })));
     }
+    defs.append(...shading3d());
     this.root.append(defs, this.rotor, this.gutter);
     host.element.replaceChildren(this.root);
+    const keyCells = [];
     for (const hole of HOLES) {
       const circle = svg("circle", { cx: hole.x, cy: hole.y, r: MARBLE * 0.8, class: "hole", "data-cell": hole.name });
       this.holeLayer.append(circle);
+      keyCells.push({ name: hole.name, x: hole.x, y: hole.y, element: circle });
       this.nameLayer.append(svg("text", { x: hole.x, y: hole.y + 4, class: "cell-name", "data-name": hole.name }, hole.name));
     }
     this.root.addEventListener("contextmenu", (event) => event.preventDefault());
     this.root.addEventListener("pointerdown", (event) => this.pointerDown(event));
     this.root.addEventListener("pointerup", (event) => this.pointerUp(event));
+    // Keyboard: arrows walk the holes, Enter/Space pick a marble like a click; the move
+    // arrows that appear are buttons of their own (Tab reaches them).
+    this.keys = new CellKeys(keyCells, this.focusLayer, MARBLE * 1.2, (name) => this.pick(name));
+    this.stopLook = onLookChange((chosen) => this.setToggle("names", chosen.cellNames));
+    this.draw();
   }
 
   render(view: GameView, context: BoardContext): void {
@@ -103,6 +117,7 @@ class BulletBoard implements Board {
 
   setFlipped(flipped: boolean): void {
     this.flipped = flipped;
+    this.keys.setFlipped(flipped);
     this.rotor.setAttribute("transform", flipped ? "rotate(180)" : "");
     for (const text of this.nameLayer.querySelectorAll<SVGTextElement>("text")) {
       const hole = BY_NAME.get(text.dataset.name ?? "")!;
@@ -116,7 +131,37 @@ class BulletBoard implements Board {
   }
 
   destroy(): void {
+    this.stopLook();
     this.host.element.replaceChildren();
+  }
+
+  /** A marble picked by keyboard: the same choices a click makes (add to the line, start anew, drop it). */
+  private pick(name: string): void {
+    if (!this.ownMarbles().includes(name) || this.moves().length === 0) {
+      this.selection = [];
+    } else if (this.selection.includes(name)) {
+      this.selection = this.selection.filter((x) => x !== name);
+    } else {
+      const grown = [...this.selection, name];
+      this.selection = this.moves().some((m) => grown.every((x) => m.fx.marbles.includes(x))) ? grown : [name];
+    }
+    this.draw();
+  }
+
+  private ownMarbles(): string[] {
+    return this.view.to_move && (this.view.to_move as number[])[0] === 1 ? this.marbles().black : this.marbles().white;
+  }
+
+  /** What a screen reader says for each hole: its name and the marble on it. */
+  private labelHoles(): void {
+    const en = lang() === "en";
+    const { white, black } = this.marbles();
+    this.root.setAttribute("aria-label", en ? "Battlebullet board" : "Battlebullet-Brett");
+    for (const hole of HOLES) {
+      const parts = [white.includes(hole.name) ? (en ? "white" : "Weiß") : black.includes(hole.name) ? (en ? "black" : "Schwarz") : en ? "empty" : "leer"];
+      if (this.selection.includes(hole.name)) parts.push(en ? "selected" : "ausgewählt");
+      this.keys.label(hole.name, `${hole.name}: ${parts.join(", ")}`);
+    }
   }
 
   private framePoints(radius: number): string {
@@ -177,7 +222,7 @@ class BulletBoard implements Board {
     if (arrow) return; // the click handler on the arrow plays it
     this.clearAnnotations();
     if (!hole) return;
-    const own = this.view.to_move && (this.view.to_move as number[])[0] === 1 ? this.marbles().black : this.marbles().white;
+    const own = this.ownMarbles();
     if (!own.includes(hole) || this.moves().length === 0) {
       this.selection = [];
       this.draw();
@@ -293,6 +338,7 @@ class BulletBoard implements Board {
     this.drawGutter();
     this.nameLayer.style.display = this.options.names ? "" : "none";
     this.root.classList.toggle("interactive", this.moves().length > 0);
+    this.labelHoles();
   }
 
   /** One arrow per legal direction of the selection: orange pushes, red pushes out. */
@@ -316,6 +362,17 @@ class BulletBoard implements Board {
         svg("circle", { r: STEP * 0.36, class: "arrow-hit" }),
         svg("path", { d: `M ${-STEP * 0.3} ${-STEP * 0.09} L 0 ${-STEP * 0.09} L 0 ${-STEP * 0.24} L ${STEP * 0.3} 0 L 0 ${STEP * 0.24} L 0 ${STEP * 0.09} L ${-STEP * 0.3} ${STEP * 0.09} Z` }));
       arrow.addEventListener("click", () => this.play(move));
+      const en = lang() === "en";
+      const what = move.fx.out ? (en ? ", pushes a marble out" : ", schiebt eine Kugel hinaus") : move.fx.push > 0 ? (en ? ", pushes" : ", schiebt") : "";
+      arrow.setAttribute("tabindex", "0");
+      arrow.setAttribute("role", "button");
+      arrow.setAttribute("aria-label", `${en ? "Move" : "Zug"} ${move.text}${what}`);
+      arrow.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        this.play(move);
+      });
+      arrow.addEventListener("focus", () => this.preview(move));
       arrow.addEventListener("pointerenter", () => this.preview(move));
       arrow.addEventListener("pointerleave", () => this.previewLayer.replaceChildren());
       this.arrowLayer.append(arrow);
@@ -374,6 +431,23 @@ class BulletBoard implements Board {
     const middle = HOLES.find((h) => Math.abs(h.x - (a.x + b.x) / 2) < 1 && Math.abs(h.y - (a.y + b.y) / 2) < 1);
     return middle && middle !== a && middle !== b ? [ends[0], middle.name, ends[1]] : ends;
   }
+}
+
+/** The gradients of the 3D look: spheres lit from the upper left, sunken holes, a bevelled board.
+ * Their colours are the Ansicht's CSS variables, so every board material shades itself. */
+function shading3d(): SVGElement[] {
+  const stop = (offset: string, colour: string) => svg("stop", { offset, style: `stop-color: ${colour}` });
+  const sphere = (id: string, base: string) =>
+    svg("radialGradient", { id, cx: "0.38", cy: "0.32", r: "0.7", fx: "0.32", fy: "0.26" },
+      stop("0", `color-mix(in srgb, ${base} 40%, #ffffff)`), stop("0.35", base), stop("1", `color-mix(in srgb, ${base} 55%, #000000)`));
+  return [
+    sphere("bullet3d-white", "var(--bullet-white)"),
+    sphere("bullet3d-black", "var(--bullet-black)"),
+    svg("radialGradient", { id: "bullet3d-hole", cx: "0.5", cy: "0.4", r: "0.6" },
+      stop("0", "color-mix(in srgb, var(--bullet-hole) 85%, #000000)"), stop("0.7", "var(--bullet-hole)"), stop("1", "color-mix(in srgb, var(--bullet-hole) 80%, #ffffff)")),
+    svg("linearGradient", { id: "bullet3d-frame", x1: "0", y1: "0", x2: "0.3", y2: "1" },
+      stop("0", "color-mix(in srgb, var(--bullet-frame) 70%, #ffffff)"), stop("0.5", "var(--bullet-frame)"), stop("1", "color-mix(in srgb, var(--bullet-frame) 75%, #000000)")),
+  ];
 }
 
 export const bulletBoard: BoardFactory = (host) => new BulletBoard(host);

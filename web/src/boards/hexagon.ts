@@ -2,7 +2,8 @@
 // stones and holes from `cells`/`holes`, what may be played from `legal_moves` and
 // their effects (target, source, stones that turn), Hilfe an from `help`.
 import { lang } from "../i18n";
-import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, type LegalMove, legalMoves, svg } from "./board";
+import { look, onLookChange } from "../look/look";
+import { type Board, type BoardContext, type BoardFactory, type BoardHost, CellKeys, type GameView, type LegalMove, legalMoves, svg } from "./board";
 
 const SIZE = 30; // hex radius in SVG units
 const ROOT3 = Math.sqrt(3);
@@ -70,17 +71,22 @@ class HexagonBoard implements Board {
   private readonly stoneLayer = svg("g");
   private readonly markLayer = svg("g", { class: "marks" });
   private readonly nameLayer = svg("g", { class: "cell-names" });
+  private readonly focusLayer = svg("g");
+  private readonly keys: CellKeys;
+  private readonly stopLook: () => void;
   private readonly strip = svg("rect", { class: "turn-strip", x: STRIP_X, y: -4.2 * ROOT3 * SIZE, width: 14, height: 8.4 * ROOT3 * SIZE, rx: 7 });
   private readonly passButton: HTMLButtonElement;
   private view: GameView = {};
   private context: BoardContext = { you: null, interactive: false, lastMove: null };
   private selected: string | null = null;
   private hovered: string | null = null;
-  private options = { help: false, names: false };
+  private options = { help: false, names: look().cellNames };
 
   constructor(private readonly host: BoardHost) {
-    this.root = svg("svg", { class: "board hexagon-board", viewBox: `${STRIP_X - 10} ${-4.6 * ROOT3 * SIZE} ${-STRIP_X + 8 * SIZE} ${9.2 * ROOT3 * SIZE}`, "data-testid": "board" });
-    this.rotor = svg("g", {}, this.cellLayer, this.markLayer, this.stoneLayer, this.nameLayer);
+    this.root = svg("svg", { class: "board hexagon-board", viewBox: `${STRIP_X - 10} ${-4.6 * ROOT3 * SIZE} ${-STRIP_X + 8 * SIZE} ${9.2 * ROOT3 * SIZE}`, "data-testid": "board", role: "group" });
+    // The Fassung around the whole honeycomb, in the frame colour of the Ansicht.
+    const outline = svg("polygon", { class: "board-outline", points: hexPoints(0, 0, 7.9 * SIZE).split(" ").map((p) => p.split(",").reverse().join(",")).join(" ") });
+    this.rotor = svg("g", {}, outline, this.cellLayer, this.markLayer, this.stoneLayer, this.nameLayer, this.focusLayer);
     this.root.append(this.strip, this.rotor);
     this.passButton = document.createElement("button");
     this.passButton.type = "button";
@@ -92,14 +98,21 @@ class HexagonBoard implements Board {
       if (pass && this.context.interactive) this.host.onMove(pass.text);
     });
     host.element.replaceChildren(this.root, this.passButton);
+    const keyCells = [];
     for (const cell of CELLS) {
       const hex = svg("polygon", { points: hexPoints(cell.x, cell.y, SIZE * 0.96), class: "cell", "data-cell": cell.name });
       hex.addEventListener("click", () => this.clicked(cell.name));
       hex.addEventListener("pointerenter", () => this.hover(cell.name));
       hex.addEventListener("pointerleave", () => this.hover(null));
       this.cellLayer.append(hex);
+      keyCells.push({ name: cell.name, x: cell.x, y: cell.y, element: hex });
       this.nameLayer.append(svg("text", { x: cell.x, y: cell.y + SIZE * 0.8, class: "cell-name", "data-name": cell.name }, cell.name));
     }
+    // Keyboard: arrows walk the Waben, Enter/Space act like a click (holes are skipped).
+    this.keys = new CellKeys(keyCells, this.focusLayer, SIZE * 0.9, (name) => this.clicked(name), (name) => this.holes().has(name));
+    // Wabennamen on or off from the Ansicht, also while a table is open.
+    this.stopLook = onLookChange((chosen) => this.setToggle("names", chosen.cellNames));
+    this.draw();
   }
 
   render(view: GameView, context: BoardContext): void {
@@ -112,6 +125,7 @@ class HexagonBoard implements Board {
   }
 
   setFlipped(flipped: boolean): void {
+    this.keys.setFlipped(flipped);
     this.rotor.setAttribute("transform", flipped ? "rotate(180)" : "");
     // Names stay upright when the board turns.
     for (const text of this.nameLayer.querySelectorAll<SVGTextElement>("text")) {
@@ -126,7 +140,34 @@ class HexagonBoard implements Board {
   }
 
   destroy(): void {
+    this.stopLook();
     this.host.element.replaceChildren();
+  }
+
+  private holes(): Set<string> {
+    return new Set((this.view.holes as string[] | undefined) ?? []);
+  }
+
+  /** What a screen reader says for each Wabe: its name, what stands there, what a press would do. */
+  private labelCells(targets: Map<string, LegalMove & { fx: HexEffect }>, holes: Set<string>): void {
+    const en = lang() === "en";
+    const { rubin, perle } = this.stones();
+    const clones = new Set(this.moves().filter((m) => m.fx.kind === "clone").map((m) => m.fx.to));
+    this.root.setAttribute("aria-label", en ? "Battlehexagon board" : "Battlehexagon-Brett");
+    for (const cell of CELLS) {
+      const name = cell.name;
+      const parts: string[] = [];
+      if (holes.has(name)) parts.push(en ? "hole" : "Loch");
+      else if (rubin.includes(name)) parts.push(en ? "Ruby" : "Rubin");
+      else if (perle.includes(name)) parts.push(en ? "Pearl" : "Perle");
+      else parts.push(en ? "empty" : "leer");
+      if (name === this.selected) parts.push(en ? "selected" : "ausgewählt");
+      const target = targets.get(name);
+      if (target?.fx.kind === "jump") parts.push(en ? "jump here" : "hierher springen");
+      else if (target?.fx.kind === "clone" || (!target && clones.has(name))) parts.push(en ? "double here" : "hierher verdoppeln");
+      this.keys.label(name, `${name}: ${parts.join(", ")}`);
+    }
+    this.keys.refresh();
   }
 
   private moves(): Array<LegalMove & { fx: HexEffect }> {
@@ -196,7 +237,7 @@ class HexagonBoard implements Board {
   }
 
   private draw(): void {
-    const holes = new Set((this.view.holes as string[] | undefined) ?? []);
+    const holes = this.holes();
     const help = (this.view.help ?? null) as { clone_targets?: string[]; threatened?: string[] } | null;
     const helpClones = new Set(this.options.help && help ? help.clone_targets ?? [] : []);
     const targets = this.targetsOf(this.selected);
@@ -231,6 +272,7 @@ class HexagonBoard implements Board {
     this.passButton.textContent = lang() === "en" ? "Pass (no move)" : "— setzt aus";
     this.drawStrip();
     this.drawMarks();
+    this.labelCells(targets, holes);
   }
 
   /** Whose turn: green when it is yours, blue when the opponent's (seed 001); grey when over. */

@@ -5,10 +5,13 @@ import { el } from "../dom";
 import { StartPanel } from "../local/start_panel";
 import { LivePage } from "../live/live_page";
 import { MyGamesPage } from "../mygames/my_games_page";
+import { gamePageFor, gamesNavLink } from "../gamepage/game_page";
 import { PostfachPage } from "../mailbox/postfach_page";
 import { ProfilePage } from "../profile/profile_page";
 import type { User } from "../protocol";
 import { ReplayPage } from "../replay/replay_page";
+import { soloNavLink } from "../solo/solo_nav";
+import { soloPageFor } from "../solo/solo_routes";
 import { TablePage } from "./table_page";
 import { tt, type TableTextKey } from "./texts";
 
@@ -35,12 +38,14 @@ export function pageFor(hash: string, user: User): Page | null {
       return new LivePage();
     case "meine-partien":
       return new MyGamesPage(user);
+    case "spiel":
+      return gamePageFor(arg);
     case "spieler":
       return Number.isInteger(id) && id > 0 ? new ProfilePage(id, user) : null;
     case "postfach":
       return new PostfachPage(user);
     default:
-      return null;
+      return soloPageFor(name, arg, user); // #/tagesmarkt, #/handelsaufgaben[/<id>], else null
   }
 }
 
@@ -57,7 +62,7 @@ const LINKS: Array<[string, TableTextKey | null]> = [
 export function tableNav(): HTMLElement & { redraw(): void } {
   const nav = el("nav", { class: "pages", "data-testid": "pages" });
   const links = (): HTMLAnchorElement[] =>
-    LINKS.map(([href, key]) => el("a", { href, "data-testid": `nav-${href.slice(2) || "wartesaal"}` }, key ? tt(key) : "Wartesaal"));
+    [...LINKS.map(([href, key]) => el("a", { href, "data-testid": `nav-${href.slice(2) || "wartesaal"}` }, key ? tt(key) : "Wartesaal")), gamesNavLink(), soloNavLink()];
   const draw = (): void => {
     const menu = el("details", { class: "pages-menu" }, el("summary", { "data-testid": "pages-menu" }, `${tt("menu")} ▾`), el("div", { class: "pages-popup" }, ...links()));
     // Choosing a page closes the menu.

@@ -1,0 +1,171 @@
+"""A game page, the Ansicht and keyboard play in real Chromium (issue 9).
+
+One guest opens the Battlehexagon page (pitch, stars, Anleitung), rates the game after a
+finished game, switches the Ansicht (Fassung Jade, Battlebullet Holz in 3D — kept over a
+reload), turns the generated music on and off, and plays Battlehexagon at a same-device
+table by keyboard only. Kostenlos spielen opens a table against the computer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from shared import db
+from tests.stack import Infra, ServiceProcess
+from tests.test_browser_wartesaal import CHROMIUM_ARGS, WEB_DIST
+
+pytestmark = pytest.mark.browser
+
+UI_TIMEOUT_MS = 15_000
+JADE_FRAME = "rgb(92, 199, 154)"  # themes.ts: HEXAGON_FRAMES.jade.frame #5cc79a
+
+
+@pytest.fixture(scope="module")
+def services(infra: Infra, log_dir: Path) -> Iterator[ServiceProcess]:
+    lobby = ServiceProcess("services.lobby", infra, "LOBBY_PORT", log_dir, PRESENCE_TTL_SECONDS="2")
+    game = ServiceProcess("services.game", infra, "GAME_PORT", log_dir, PUBLIC_URL=lobby.url)
+    lobby._env["GAME_URL"] = game.url
+    game.start()
+    lobby.start()
+    yield lobby
+    lobby.stop()
+    game.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not WEB_DIST.is_file():
+        pytest.fail("web/dist is missing: build the client first (cd web && npm ci && npm run build)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path="/usr/bin/chromium",
+                                      args=[*CHROMIUM_ARGS, "--autoplay-policy=no-user-gesture-required"])
+        yield chromium
+        chromium.close()
+
+
+def finish_a_game_for(infra: Infra, user_id: int, game: str) -> None:
+    result = json.dumps({"winner": 0, "reason": "test", "de": "Test", "en": "Test", "score": None})
+    pool = db.make_pool(infra.database_url, max_size=1)
+    try:
+        with pool.connection() as conn:
+            conn.execute("INSERT INTO games (game, seed, seat0_user_id, status, result, finished_at, mode)"
+                         " VALUES (%s, 1, %s, 'finished', %s::jsonb, now(), 'computer')", (game, user_id, result))
+    finally:
+        pool.close()
+
+
+def focus_board_by_tab(page) -> str:  # noqa: ANN001
+    """Press Tab until a board cell has the focus (the board is one tab stop); its name."""
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        name = page.evaluate("document.activeElement && document.activeElement.getAttribute('data-cell')")
+        if name:
+            return name
+    raise AssertionError("Tab never reached the board")
+
+
+def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra) -> None:  # noqa: ANN001
+    lobby = services
+    context = browser.new_context()
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        page.goto(lobby.url)
+        page.get_by_test_id("guest").click()
+        page.get_by_test_id("me").wait_for()
+        user = page.evaluate("fetch('/api/me').then(r => r.json())")["user"]
+
+        # The game page, reached from the Wartesaal's navigation.
+        if page.get_by_test_id("pages-menu").is_visible():  # a narrow header folds the links into a menu
+            page.get_by_test_id("pages-menu").click()
+        page.locator("[data-testid=nav-spiel]:visible").first.click()
+        page.get_by_test_id("overview-hexagon").click()
+        assert "61 Waben" in page.get_by_test_id("pitch").inner_text()
+        assert "Maus / Touch" in page.get_by_test_id("controls").inner_text()
+        page.get_by_test_id("plays").filter(has_text="×").wait_for()
+        assert page.get_by_test_id("stars-summary").inner_text() == "Noch nicht bewertet"
+        assert page.get_by_test_id("rate-hint").is_visible()  # not played yet: no stars to give
+        anleitung = page.get_by_test_id("anleitung")
+        assert "In 60 Sekunden" in anleitung.inner_text()
+        assert "Verdoppeln" in page.get_by_test_id("in-60").inner_text()
+        assert "Burggraben" in anleitung.inner_text()  # the full rules follow the summary
+
+        # After a finished game the player may rate: 4 stars, then changed to 5.
+        finish_a_game_for(infra, user["id"], "hexagon")
+        page.reload()
+        page.locator("[data-stars='4']").click()
+        page.get_by_test_id("stars-summary").filter(has_text="4,0 von 5 (1 Bewertung)").wait_for()
+        page.locator("[data-stars='5']").click()
+        page.get_by_test_id("stars-summary").filter(has_text="5,0 von 5 (1 Bewertung)").wait_for()
+        assert page.locator("[data-stars='5']").get_attribute("aria-pressed") == "true"
+        page.locator("nav.languages button[data-lang=en]").click()
+        assert "In 60 seconds" in page.get_by_test_id("anleitung").inner_text()
+        page.locator("nav.languages button[data-lang=de]").click()
+
+        # Ansicht: Fassung Jade, Battlebullet Holz in 3D; Escape closes the dialog.
+        page.get_by_test_id("open-look").click()
+        dialog = page.get_by_test_id("look-dialog")
+        dialog.wait_for(state="visible")
+        page.get_by_test_id("frame-jade").click()
+        page.get_by_test_id("bullet-holz").click()
+        page.get_by_test_id("depth-3d").click()
+        page.keyboard.press("Escape")
+        dialog.wait_for(state="hidden")
+        looks = page.evaluate("[document.documentElement.dataset.hexFrame, document.documentElement.dataset.bulletBoard,"
+                              " document.documentElement.dataset.bulletDepth]")
+        assert looks == ["jade", "holz", "3d"]
+
+        # Music: the quick switch starts a real AudioContext and closes it again.
+        page.get_by_test_id("music-switch").click()
+        page.wait_for_function("document.documentElement.dataset.audio === 'running'")
+        assert page.get_by_test_id("music-switch").get_attribute("aria-pressed") == "true"
+        page.get_by_test_id("music-switch").click()
+        page.wait_for_function("document.documentElement.dataset.audio === 'closed'")
+
+        # The Ansicht survives a reload and the boards draw with it.
+        page.goto(f"{lobby.url}/#/computer")
+        page.reload()
+        page.get_by_test_id("game-bullet").click()
+        page.locator("[data-testid=preview] .marble.white").first.wait_for()
+        fill = page.eval_on_selector("[data-testid=preview] .marble.white", "n => getComputedStyle(n).fill")
+        assert "bullet3d-white" in fill, fill
+
+        # Same device, keyboard only: Rubin doubles e1 → e2, Perle jumps e9 → e7.
+        page.goto(f"{lobby.url}/#/zuzweit")
+        page.get_by_test_id("start").click()
+        page.locator("[data-stone=e1]").wait_for()
+        stroke = page.eval_on_selector("polygon[data-cell=e5]", "n => getComputedStyle(n).stroke")
+        assert stroke == JADE_FRAME
+        assert page.locator("polygon[data-cell=e1]").get_attribute("aria-label") == "e1: Rubin"
+        assert focus_board_by_tab(page) == "e5"
+        for _ in range(3):
+            page.keyboard.press("ArrowUp")
+        assert page.evaluate("document.activeElement.getAttribute('data-cell')") == "e2"
+        assert "hierher verdoppeln" in page.locator("polygon[data-cell=e2]").get_attribute("aria-label")
+        page.keyboard.press("Enter")
+        page.get_by_test_id("move").first.filter(has_text="e2").wait_for()
+        page.wait_for_function("document.querySelector('polygon[data-cell=e2]').getAttribute('aria-label') === 'e2: Rubin'")
+        for _ in range(7):
+            page.keyboard.press("ArrowDown")
+        assert page.evaluate("document.activeElement.getAttribute('data-cell')") == "e9"
+        page.keyboard.press(" ")
+        page.wait_for_function("document.querySelector('polygon[data-cell=e9]').getAttribute('aria-label').includes('ausgewählt')")
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("ArrowUp")
+        assert "hierher springen" in page.locator("polygon[data-cell=e7]").get_attribute("aria-label")
+        page.keyboard.press("Enter")
+        page.get_by_test_id("move").nth(1).filter(has_text="e9-e7").wait_for()
+
+        # Kostenlos spielen: a table against the computer opens at once.
+        page.goto(f"{lobby.url}/#/spiel/bullet")
+        page.get_by_test_id("play-free").click()
+        page.wait_for_url("**/#/partie/*")
+        page.locator(".bullet-board").first.wait_for()
+    finally:
+        context.close()
