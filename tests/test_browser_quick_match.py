@@ -3,24 +3,32 @@ warns that leaving loses, the Wartesaal shows who plays whom and leads back."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+import redis
 
 from shared import game_store
+from shared.presence import ELO_CACHE
+from tests.stack import Infra
 from tests.test_browser_table import guest_page, pool, services  # noqa: F401
 from tests.test_browser_wartesaal import browser  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 
-def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, services, pool) -> None:  # noqa: ANN001, F811
+def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, services, pool,  # noqa: ANN001, F811
+                                                                        infra: Infra) -> None:
     from playwright.sync_api import expect
 
     lobby, _game = services
     ctx_a, anna, anna_user = guest_page(browser, lobby.url)
     ctx_b, bert, bert_user = guest_page(browser, lobby.url)
+    cache = redis.Redis.from_url(infra.redis_url)
     try:
+        # Anna's Elo as the rating service publishes it; the next player list carries it.
+        cache.hset(ELO_CACHE, anna_user["id"], json.dumps({"hexagon": 1612, "hanse": 1490}))
         for page in (anna, bert):
             page.get_by_test_id("quick-game").select_option("hexagon")
         anna.get_by_test_id("quick-clock-3+2").check()  # Anna only plays 3+2; Bert takes any
@@ -50,10 +58,14 @@ def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, 
         expect(running).to_contain_text(bert_user["name"])
         bert_row = anna.get_by_test_id("player").filter(has=anna.locator("span.name", has_text=bert_user["name"]))
         expect(bert_row.get_by_test_id("plays-against")).to_have_text(f"spielt gegen {anna_user['name']}")
+        anna_row = anna.get_by_test_id("player").filter(has=anna.locator("span.name", has_text=anna_user["name"]))
+        expect(anna_row.get_by_test_id("player-elo")).to_have_text("⬢ 1612 · ⚓ 1490")  # the Elo beside the name
         anna.get_by_test_id("leave-back").click()
         anna.wait_for_url(re.compile(rf"#/partie/{game_id}$"))
         anna.locator("[data-stone=a5]").wait_for()
         expect(anna.get_by_test_id("leave-warning")).to_have_text("Wer die Partie verlässt, verliert sie.")
     finally:
+        cache.hdel(ELO_CACHE, anna_user["id"])
+        cache.close()
         ctx_a.close()
         ctx_b.close()
