@@ -153,3 +153,38 @@ def test_live_lists_all_four_games_and_spectators_see_only_the_public_view(game_
                 assert engine.view(state, 0) != engine.view(state, None)
     finally:
         spectator.close()
+
+
+@pytest.mark.slow
+def test_through_the_game_service_leaving_loses_after_30_seconds_in_setup_and_pause(game_service: ServiceProcess,
+                                                                                    pool) -> None:  # noqa: ANN001
+    red, blue, first, second = players(pool, 4)
+    general = new_game(pool, "general", (red.id, blue.id), clock=None, rated=True)
+    hanse = new_game(pool, "hanse", (first.id, second.id), clock={"base_ms": 600_000, "inc_ms": 5000},
+                     options={"seals_to_win": 2}, seed=5)
+    # Battlehanse to its first Rundentafel, played in this process before the service sees the table.
+    tables, engine, rng = Tables(pool, StateCache()), get_game("hanse"), random.Random(5)
+    settled = tables.current(hanse)
+    while not in_round_pause(settled.row, settled.state):
+        seat = engine.to_move(settled.state)[0]
+        text = rng.choice(engine.legal_moves(settled.state, seat)).text
+        settled = tables.move(settled.row.seats[seat], hanse, settled.row.version, text)
+    clients = {who.id: TableClient(game_service.url, who).connect() for who in (red, blue, first, second)}
+    try:
+        for who, game_id in ((red, general), (blue, general), (first, hanse), (second, hanse)):
+            clients[who.id].join(game_id)
+        clients[blue.id].emit("table:move", {"game_id": general, "version": 0,
+                                             "move": f"aufstellung {STANDARD_SETUPS[0]}"})
+        clients[blue.id].state(general, lambda s: s["version"] == 1)
+        # Red, still setting up, and the second Battlehanse player during the pause close their windows.
+        clients[red.id].close()
+        clients[second.id].close()
+        left = time.monotonic()
+        ended_general = clients[blue.id].state(general, lambda s: s["status"] == "finished", timeout=50)
+        ended_hanse = clients[first.id].state(hanse, lambda s: s["status"] == "finished", timeout=50)
+        assert 28 <= time.monotonic() - left <= 50
+        assert ended_general["result"]["reason"] == "verlassen" and ended_general["result"]["winner"] == 1
+        assert ended_hanse["result"]["reason"] == "verlassen" and ended_hanse["result"]["winner"] == 0
+    finally:
+        for client in clients.values():
+            client.close()
