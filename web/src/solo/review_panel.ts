@@ -133,8 +133,9 @@ export class ReviewPanel {
   }
 }
 
+/** The move's number as the move list beside the board counts (pairs of plies). */
 function moveNumber(move: ReviewMove): string {
-  return `${lang() === "en" ? "Move" : "Zug"} ${move.ply + 1}`;
+  return `${lang() === "en" ? "Move" : "Zug"} ${Math.floor(move.ply / 2) + 1}`;
 }
 
 /** "— besser: verkauf 3 Tuch (+2,5 Punkte)", or "guter Zug". */

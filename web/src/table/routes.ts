@@ -69,6 +69,12 @@ export function tableNav(): HTMLElement & { redraw(): void } {
     menu.addEventListener("click", (event) => {
       if ((event.target as Element).closest("a")) menu.open = false;
     });
+    // Escape closes the open menu, like a dialog, and gives the focus back to its button.
+    menu.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || !menu.open) return;
+      menu.open = false;
+      menu.querySelector("summary")?.focus();
+    });
     nav.replaceChildren(el("div", { class: "pages-row" }, ...links()), menu);
   };
   draw();
