@@ -59,7 +59,7 @@ class HanseBoard implements Board {
   private curtainFor: number | null = null;
   private countdown: number | null = null;
   private pauseEnd: { round: unknown; at: number } | null = null;
-  // Karten-Info: a window beside the cards (never over them) for what the pointer rests on.
+  // Karten-Info: a window below the table (never over a card, never moving one) for what the pointer rests on.
   private readonly info = el("aside", { class: "hanse-card-info", "data-testid": "card-info", hidden: "" });
   private infoTarget: InfoTarget | null = null;
   private pressTimer = 0;
@@ -157,6 +157,7 @@ class HanseBoard implements Board {
       this.pressTimer = window.setTimeout(() => {
         this.pressedLong = true;
         this.showInfo(target);
+        this.info.scrollIntoView({ block: "nearest" }); // on a small screen it may lie below the fold
       }, LONG_PRESS_MS);
     });
     const release = (): void => window.clearTimeout(this.pressTimer);
@@ -232,16 +233,18 @@ class HanseBoard implements Board {
     if (this.roundEndOnOneDevice()) {
       // Both players sit before the Rundentafel: the table as a spectator sees it.
       for (const player of [...((this.view.players ?? []) as Player[])].reverse()) this.root.append(this.opponentArea(player, `${de ? "Spieler" : "Player"} ${player.seat + 1}`));
-      this.root.append(this.centre(), this.info);
+      this.root.append(this.centre());
     } else {
       if (other) this.root.append(this.opponentArea(other, de ? "Gegner" : "Opponent"));
       this.root.append(this.centre());
-      this.root.append(this.tradeBox(), this.info);
+      this.root.append(this.tradeBox());
       if (me) this.root.append(this.ownArea(me));
     }
     this.fillInfo();
     const rounds = (this.view.rounds ?? []) as RoundTable[];
     if ((this.view.phase === "pause" || this.view.phase === "ende") && rounds.length) this.root.append(this.roundTable(rounds[rounds.length - 1]));
+    // Last: opening the window must not move a card from under the pointer.
+    this.root.append(this.info);
   }
 
   private card(card: string, attrs: Record<string, string>, onTap: (() => void) | null, selected = false): HTMLElement {
@@ -353,7 +356,8 @@ class HanseBoard implements Board {
       this.selection = { market: [], hand: [], stable: 0 };
       this.host.onMove(move.text);
     });
-    box.append(el("p", { class: answer.ok ? "" : "why-not", "data-testid": "trade-text", "data-move": move?.text ?? "", "data-reason": answer.code },
+    const empty = !this.selection.market.length && !this.selection.hand.length && !this.selection.stable;
+    box.append(el("p", { class: answer.ok || empty ? "" : "why-not", "data-testid": "trade-text", "data-move": move?.text ?? "", "data-reason": answer.code },
       de ? answer.de : answer.en), button);
     return box;
   }
