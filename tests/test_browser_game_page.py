@@ -3,7 +3,7 @@
 One guest opens the Battlehexagon page (pitch, stars, Anleitung), rates the game after a
 finished game, switches the Ansicht (Fassung Jade, Battlebullet Holz in 3D — kept over a
 reload), turns the generated music on and off, and plays Battlehexagon at a same-device
-table by keyboard only. Kostenlos spielen opens a table against the computer.
+table by keyboard only, then a Battlebullet move. Kostenlos spielen opens a table against the computer.
 """
 
 from __future__ import annotations
@@ -161,6 +161,24 @@ def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra)
         assert "hierher springen" in page.locator("polygon[data-cell=e7]").get_attribute("aria-label")
         page.keyboard.press("Enter")
         page.get_by_test_id("move").nth(1).filter(has_text="e9-e7").wait_for()
+
+        # Battlebullet by keyboard: walk to a white marble, pick it, Tab to an arrow, Enter.
+        page.goto(f"{lobby.url}/#/zuzweit")
+        page.get_by_test_id("game-bullet").click()
+        page.get_by_test_id("start").click()
+        page.locator("[data-marble=C3]").wait_for()
+        assert focus_board_by_tab(page) == "E5"
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowDown")
+        picked = page.evaluate("document.activeElement.getAttribute('data-cell')")
+        assert picked in ("C3", "C4", "C5"), picked
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.querySelector('circle[data-cell={picked}]').getAttribute('aria-label').includes('ausgewählt')")
+        page.keyboard.press("Tab")
+        label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+        assert label.startswith("Zug "), label
+        page.keyboard.press("Enter")
+        page.get_by_test_id("move").first.filter(has_text=label.split()[1].rstrip(",")).wait_for()
 
         # Kostenlos spielen: a table against the computer opens at once.
         page.goto(f"{lobby.url}/#/spiel/bullet")

@@ -10,6 +10,7 @@ client uses.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -76,4 +77,23 @@ def test_battlebullet_boards_keep_their_contrast(themes: dict) -> None:
         checks.append(("white/black", theme["white"], theme["black"], 3.0))
         failures += [f"{name}: {what} {contrast(a, b):.2f} < {need}" for what, a, b, need in checks
                      if contrast(a, b) < need]
+    assert not failures, failures
+
+
+def page_palette() -> dict[str, str]:
+    """The page's own colours: the CSS variables of ``:root`` in ``web/src/style.css``."""
+    css = (WEB / "src/style.css").read_text(encoding="utf-8")
+    root = re.search(r":root\s*\{(.*?)\}", css, re.S)
+    assert root, "style.css has no :root block"
+    return dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})\b", root.group(1)))
+
+
+def test_the_page_text_keeps_its_contrast() -> None:
+    colours = page_palette()
+    white = "#ffffff"
+    checks = [("ink on bg", colours["ink"], colours["bg"]), ("ink on card", colours["ink"], colours["card"]),
+              ("muted on bg", colours["muted"], colours["bg"]), ("muted on card", colours["muted"], colours["card"]),
+              ("error on card", colours["error"], colours["card"]), ("header", white, colours["accent"]),
+              ("status frei", white, colours["free"]), ("status spielt", white, colours["playing"])]
+    failures = [f"{what} {contrast(a, b):.2f} < 4.5" for what, a, b in checks if contrast(a, b) < 4.5]
     assert not failures, failures
