@@ -1,5 +1,6 @@
 """Schnelle Partie in real Chromium: two browsers press it and land at the same table; the table
-warns that leaving loses, the Wartesaal shows who plays whom and leads back."""
+warns that leaving loses, the Wartesaal shows who plays whom and leads back; the Live page lists
+Battlegeneral and Battlehanse and a click watches them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import re
 import pytest
 import redis
 
-from shared import game_store
+from shared import accounts, game_store
 from shared.presence import ELO_CACHE
 from tests.stack import Infra
 from tests.test_browser_table import guest_page, pool, services  # noqa: F401
@@ -69,3 +70,31 @@ def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, 
         cache.close()
         ctx_a.close()
         ctx_b.close()
+
+
+def test_the_live_page_lists_battlegeneral_and_battlehanse_and_a_click_watches(browser, services,  # noqa: ANN001, F811
+                                                                              pool) -> None:  # noqa: F811
+    from playwright.sync_api import expect
+
+    lobby, _game = services
+    seats = [accounts.create_guest(pool) for _ in range(4)]
+    with pool.connection() as conn, conn.transaction():
+        games = {game: game_store.create_game(conn, game=game, options={}, seed=3, seats=[a.id, b.id],
+                                              mode="wartesaal", clock={"base_ms": 300_000, "inc_ms": 3000},
+                                              rated=False, stake=0)
+                 for game, (a, b) in (("general", seats[:2]), ("hanse", seats[2:]))}
+    ctx, carla, _user = guest_page(browser, lobby.url)
+    errors: list[str] = []
+    carla.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        for game, game_id in games.items():
+            carla.evaluate("location.hash = '#/live'")
+            link = carla.locator(f"li.game-row[data-game-id='{game_id}'] a")
+            expect(link).to_contain_text("Battlegeneral" if game == "general" else "Battlehanse")
+            link.click()
+            carla.wait_for_url(re.compile(rf"#/partie/{game_id}$"))
+            carla.get_by_test_id("board").wait_for()
+            expect(carla.get_by_test_id("leave-warning")).to_be_hidden()  # a spectator loses nothing by leaving
+        assert errors == []
+    finally:
+        ctx.close()
