@@ -392,10 +392,11 @@ export class TablePage {
     if (state.status === "finished") actions.append(el("a", { class: "button", href: `#/nachspielen/${this.gameId}`, "data-testid": "to-replay" }, tt("replay")));
     actions.append(el("a", { class: "button", href: "#/" }, tt("toWartesaal")));
     this.resultPanel.replaceChildren(el("p", { class: "result-line", "data-testid": "result-line" }, this.resultLine()), actions);
-    if (state.game === "hanse" && state.status === "finished" && state.you !== null && state.mode !== "same_device") {
-      // Rückblick: each own move against the strong computer's; a tap shows that position.
-      this.review ??= new ReviewPanel(this.gameId, (ply) => this.show(ply));
-      this.resultPanel.append(this.review.root);
+    if (state.game === "hanse" && state.status === "finished" && state.you !== null && state.mode !== "same_device" && !this.review) {
+      // Rückblick: each own move against the strong computer's; a tap shows that position
+      // on the board, so the panel sits beside it, under the moves.
+      this.review = new ReviewPanel(this.gameId, (ply) => this.show(ply));
+      this.side.append(this.review.root);
     }
   }
 }
