@@ -165,7 +165,8 @@ class GeneralBoard implements Board {
         const classes = ["square", lakes.has(name) ? "lake" : (file + row) % 2 ? "light" : "dark"];
         if (last && (last.from === name || last.to === name)) classes.push("last-move");
         if (targets.has(name)) classes.push(targets.get(name)!.effect.attack ? "target attack" : "target");
-        nodes.push(svg("rect", { x, y, width: CELL, height: CELL, class: classes.join(" "), "data-square": name }));
+        nodes.push(svg("rect", { x, y, width: CELL, height: CELL, class: classes.join(" "), "data-square": name,
+          "aria-label": lakes.has(name) ? `${name}: ${lang() === "en" ? "lake" : "See"}` : name }));
       }
     }
     const setup = this.setup();
@@ -187,6 +188,9 @@ class GeneralBoard implements Board {
     const [x, y] = this.xy(square);
     const group = svg("g", { class: ["piece", owner === 0 ? "red" : "blue", rank === null ? "hidden-rank" : "", ...marks].filter(Boolean).join(" "), "data-square": square, "data-owner": owner, "data-rank": rank ?? "" });
     if (id !== undefined) group.setAttribute("data-piece", String(id));
+    // Screen readers: square, colour and the rank when this side may know it.
+    const en = lang() === "en";
+    group.setAttribute("aria-label", `${square}: ${owner === 0 ? (en ? "Red" : "Rot") : en ? "Blue" : "Blau"}, ${rank === null ? (en ? "hidden" : "verdeckt") : rank === "B" ? (en ? "mine" : "Mine") : rank === "F" ? (en ? "flag" : "Fahne") : rank}`);
     group.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 5 }));
     if (rank !== null) group.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 6 }, rank === "B" ? "M" : rank === "F" ? "⚑" : rank));
     if (marks.includes("scouted")) group.append(svg("text", { x: x + CELL - 9, y: y + 13, class: "mark" }, "»"));
