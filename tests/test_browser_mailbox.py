@@ -8,7 +8,9 @@ Meine Partien shows the statistics by opponent, the filters and the Elo history 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
+from pathlib import Path
 
 import pytest
 from psycopg.types.json import Jsonb
@@ -16,7 +18,7 @@ from psycopg.types.json import Jsonb
 from shared import db, game_store
 from tests.lobby_fixtures import SESSION_COOKIE, guest, lobby  # noqa: F401
 from tests.stack import Infra
-from tests.test_browser_wartesaal import browser, enter_as_guest  # noqa: F401
+from tests.test_browser_wartesaal import SCREENSHOT_DIR_ENV, browser, enter_as_guest  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +33,14 @@ def enter_with_session(browser, url: str, session):  # noqa: ANN001, ANN201
     return context, page
 
 
-def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser, lobby, infra: Infra) -> None:  # noqa: ANN001, F811
+def shots_dir(tmp_path: Path) -> Path:
+    shots = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
+
+
+def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser, lobby, infra: Infra,  # noqa: ANN001, F811
+                                                                         tmp_path: Path) -> None:
     bert_http = guest(lobby.url)  # Bert has an account but is not in the Wartesaal
     bert_id, bert_name = bert_http.user["id"], bert_http.user["name"]
     ctx_a, anna = enter_as_guest(browser, lobby.url)
@@ -46,6 +55,7 @@ def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser
         profile.get_by_test_id("play-hexagon").click()
         form = profile.get_by_test_id("invitation-form")
         form.locator('[data-option="clock"] button[data-value="3+2"]').click()
+        anna.screenshot(path=str(shots_dir(tmp_path) / "profile-invitation.png"), full_page=True)
         form.get_by_test_id("invitation-send").click()
         profile.get_by_test_id("invitation-sent").wait_for()
 
@@ -58,6 +68,7 @@ def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser
         entry = bert.get_by_test_id("invitation").filter(has_text=anna.get_by_test_id("me").inner_text())
         entry.wait_for()
         assert "lädt dich ein" in entry.inner_text() and "3+2" in entry.inner_text()
+        bert.screenshot(path=str(shots_dir(tmp_path) / "postfach.png"), full_page=True)
         entry.get_by_test_id("invitation-accept").click()
 
         # Anna is still on Bert's profile: her Wartesaal socket takes her to the table too.
@@ -81,7 +92,7 @@ def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser
 
 
 def test_a_name_opens_the_profile_which_challenges_directly_and_my_games_shows_statistics(  # noqa: ANN001
-        browser, lobby, infra: Infra) -> None:  # noqa: ANN001, F811
+        browser, lobby, infra: Infra, tmp_path: Path) -> None:  # noqa: ANN001, F811
     ctx_a, anna = enter_as_guest(browser, lobby.url)
     ctx_b, bert = enter_as_guest(browser, lobby.url)
     try:
@@ -124,6 +135,7 @@ def test_a_name_opens_the_profile_which_challenges_directly_and_my_games_shows_s
         chart = anna.get_by_test_id("elo-chart")
         chart.wait_for()
         assert [p.get_attribute("data-elo") for p in chart.get_by_test_id("elo-point").all()] == ["1500", "1516"]
+        anna.screenshot(path=str(shots_dir(tmp_path) / "my-games-statistics.png"), full_page=True)
         anna.get_by_test_id("filter-result").select_option("loss")
         anna.wait_for_function("document.querySelectorAll('[data-testid=opponent-row] td')[0]?.textContent === '0'")
         assert [c.inner_text() for c in opponent.locator("td").all()] == ["0", "0", "1"]

@@ -5,6 +5,7 @@ import { el } from "../dom";
 import { lang, onLangChange } from "../i18n";
 import { CHALLENGE_GAMES, GAMES } from "../challenge/game_options";
 import { ct } from "../challenge/texts";
+import { profileLink } from "../profile/profile_link";
 
 type Kind = "elo" | "month" | "all";
 const KINDS: Kind[] = ["elo", "month", "all"];
@@ -71,7 +72,7 @@ export class Rankings {
         "tr",
         { class: entry.user_id === this.myId() ? "me" : undefined },
         el("td", {}, String(entry.rank)),
-        el("td", {}, entry.name),
+        el("td", {}, profileLink(entry.user_id, entry.name)),
         el("td", {}, String(this.kind === "elo" ? entry.elo : entry.points)),
         el("td", {}, String(entry.games)),
       ),

@@ -39,7 +39,8 @@ export class PostfachBadge {
   }
 
   private draw(): void {
-    this.root.replaceChildren(`✉ ${pt("postfach")} `, this.count);
+    this.root.replaceChildren("✉ ", el("span", { class: "label" }, pt("postfach")), " ", this.count);
+    this.root.title = pt("postfach");
   }
 }
 

@@ -12,6 +12,7 @@ import { recordComputerMatch } from "../solo/computer_record";
 import { HintControl } from "../solo/hint_control";
 import { ReviewPanel } from "../solo/review_panel";
 import { MoveList } from "./move_list";
+import { tableNameLink } from "../profile/profile_link";
 import { requestRematch } from "./rematch";
 import { colourName, GAME_TITLES } from "./seat_names";
 import { pauseCountdownLine, pauseWeiterLine } from "./pause_status";
@@ -49,7 +50,8 @@ export class TablePage {
   private resignArmed = false;
   private noticeTimer = 0;
   private hint: HintControl | null = null; // Tipp (Battlehanse against Leicht and Mittel)
-  private review: ReviewPanel | null = null; // Rückblick at the end of a Battlehanse match
+  private review: ReviewPanel | null = null; // Rückblick on the Rundentafel and at the end (Battlehanse)
+  private reviewAtEnd = false;
   private closed = false;
   private readonly keyHandler = (event: KeyboardEvent) => this.key(event);
   private readonly onState = (payload: TableStatePayload) => this.received(payload);
@@ -233,9 +235,28 @@ export class TablePage {
     void recordComputerMatch(payload);
   }
 
+  /** Battlehanse's Rückblick beside the board, under the moves (a tap on a judged move shows
+   * its position): on the Rundentafel against the computer and once the match is over. */
+  private syncReview(state: TableStatePayload): void {
+    const finished = state.status === "finished";
+    const roundTable = state.status === "running" && state.mode === "computer" && state.view.phase === "pause";
+    const wanted = state.game === "hanse" && state.you !== null && state.mode !== "same_device" && (finished || roundTable);
+    if (this.review && (!wanted || (finished && !this.reviewAtEnd))) {
+      this.review.close();
+      this.review.root.remove();
+      this.review = null;
+    }
+    if (wanted && !this.review) {
+      this.review = new ReviewPanel(this.gameId, (ply) => this.show(ply), null, finished);
+      this.reviewAtEnd = finished;
+      this.side.append(this.review.root);
+    }
+  }
+
   private draw(): void {
     const state = this.state;
     if (!state || !this.stage) return;
+    this.syncReview(state);
     const ply = this.currentPly();
     const following = ply === state.moves.length;
     const view = following ? state.view : this.views.get(ply) ?? state.view;
@@ -266,7 +287,7 @@ export class TablePage {
       const mover = this.toMove(state);
       line.replaceChildren(
         el("span", { class: `seat-dot seat-${state.game}-${seat}` }),
-        el("span", { class: "seat-name", "data-testid": `seat-${seat}` }, seatLabel(state.seats[seat], state.game, seat)),
+        el("span", { class: "seat-name", "data-testid": `seat-${seat}` }, tableNameLink(state.seats[seat].user_id, seatLabel(state.seats[seat], state.game, seat))),
       );
       if (mover === seat && state.status === "running") line.append(el("span", { class: "to-move" }, tt("toMove")));
       line.append(this.clock.faces[seat]);
@@ -392,11 +413,5 @@ export class TablePage {
     if (state.status === "finished") actions.append(el("a", { class: "button", href: `#/nachspielen/${this.gameId}`, "data-testid": "to-replay" }, tt("replay")));
     actions.append(el("a", { class: "button", href: "#/" }, tt("toWartesaal")));
     this.resultPanel.replaceChildren(el("p", { class: "result-line", "data-testid": "result-line" }, this.resultLine()), actions);
-    if (state.game === "hanse" && state.status === "finished" && state.you !== null && state.mode !== "same_device" && !this.review) {
-      // Rückblick: each own move against the strong computer's; a tap shows that position
-      // on the board, so the panel sits beside it, under the moves.
-      this.review = new ReviewPanel(this.gameId, (ply) => this.show(ply));
-      this.side.append(this.review.root);
-    }
   }
 }
