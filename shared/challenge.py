@@ -13,6 +13,15 @@ Seats: the challenger takes seat 0 (the side that begins) unless ⇄ ``swap`` is
 in Battlegeneral the challenger plays Blue (seat 1), so the accepting player's Red
 begins (seed 002).  A rematch sets ``swap`` so that the colours change after every game.
 
+„Gegner suchen" (seed 002: "findet jemanden in deiner Spielstärke (Elo) – du kannst
+solange weiter stöbern") is a challenge without a named opponent: a *seek*
+(``challenged`` None, ``seek_elo`` the seeker's Elo), open for
+:data:`SEEK_EXPIRY_SECONDS` with the seed's default settings.  Anyone whose Elo in
+that game lies within :data:`SEEK_ELO_GAP` of the seeker's may take it
+(:func:`take_seek`): the taker becomes the challenged, both agree, and the game
+starts like any agreed challenge — the seeker is the challenger (in Battlegeneral:
+Blue; the taker plays Red and begins).  The seeker withdraws it with ``decline``.
+
 Refusals raise :class:`ChallengeRefusal` with a stable code whose German and
 English texts are below (registered with ``shared.i18n``).
 """
@@ -50,6 +59,11 @@ STAKE_MAX = 100
 # Options the start draws from the game's seed, never negotiated (a Zufall map stays "?" until then).
 SEED_OPTIONS = frozenset({"map_seed"})
 STATUSES = ("open", "agreed", "started", "declined", "withdrawn", "expired")
+# „Gegner suchen": the games whose product text offers it, how long a seek waits while
+# its player looks around, and how far (Elo) a taker may be from the seeker's strength.
+SEEK_GAMES = frozenset({"general"})
+SEEK_EXPIRY_SECONDS = 600.0
+SEEK_ELO_GAP = 300
 OPEN_STATUSES = ("open",)
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -93,6 +107,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "de": "{name} hat nur {balance} Taler – zu wenig für einen Einsatz von {stake}.",
         "en": "{name} has only {balance} Taler – not enough for a stake of {stake}.",
     },
+    "seek_bad_game": {
+        "de": "„Gegner suchen“ gibt es für dieses Spiel nicht – fordere jemanden aus der Spielerliste heraus.",
+        "en": "“Find an opponent” is not available for this game – challenge someone from the player list.",
+    },
+    "seek_out_of_range": {
+        "de": "Diese Suche gilt für Spieler mit {low} bis {high} Elo; du hast {elo}.",
+        "en": "This seek is for players rated {low} to {high}; you have {elo}.",
+    },
     "challenge_no_game": {
         "de": "Zu dieser Partie gibt es keine Revanche.",
         "en": "There is no rematch for this game.",
@@ -131,7 +153,7 @@ class Challenge:
     id: str
     game: str
     challenger: Party
-    challenged: Party
+    challenged: Party | None  # None: a seek („Gegner suchen") nobody has taken yet
     settings: Settings
     agreed: frozenset[int]
     version: int
@@ -140,13 +162,19 @@ class Challenge:
     game_id: int | None = None
     rematch_of: int | None = None
     reason: str | None = field(default=None)  # why it is no longer open, for the panel
+    seek_elo: int | None = None  # a seek: the seeker's Elo in the game when it was opened
+
+    @property
+    def is_seek(self) -> bool:
+        """Still a seek: open to anyone of the seeker's strength, nobody named yet."""
+        return self.challenged is None
 
     @property
     def expires_at(self) -> float:
-        return self.updated_at + EXPIRY_SECONDS
+        return self.updated_at + (SEEK_EXPIRY_SECONDS if self.is_seek else EXPIRY_SECONDS)
 
-    def parties(self) -> tuple[Party, Party]:
-        return self.challenger, self.challenged
+    def parties(self) -> tuple[Party, ...]:
+        return (self.challenger,) if self.challenged is None else (self.challenger, self.challenged)
 
     def party_of(self, user_id: int) -> Party:
         for party in self.parties():
@@ -156,10 +184,14 @@ class Challenge:
 
     def other(self, user_id: int) -> Party:
         self.party_of(user_id)
+        if self.challenged is None:
+            raise ChallengeRefusal("challenge_not_yours")
         return self.challenged if user_id == self.challenger.user_id else self.challenger
 
     def seats(self) -> tuple[int, int]:
         """User ids on seat 0 (begins) and seat 1."""
+        if self.challenged is None:
+            raise ChallengeRefusal("challenge_closed", status=self.status)
         a, b = self.challenger.user_id, self.challenged.user_id
         home = CHALLENGER_SEAT.get(self.game, 0)
         challenger_seat = 1 - home if self.settings.swap else home
@@ -171,20 +203,22 @@ class Challenge:
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id, "game": self.game,
-            "challenger": dataclasses.asdict(self.challenger), "challenged": dataclasses.asdict(self.challenged),
+            "challenger": dataclasses.asdict(self.challenger),
+            "challenged": dataclasses.asdict(self.challenged) if self.challenged is not None else None,
             "settings": self.settings.to_dict(), "agreed": sorted(self.agreed), "version": self.version,
             "status": self.status, "updated_at": self.updated_at, "game_id": self.game_id,
-            "rematch_of": self.rematch_of, "reason": self.reason,
+            "rematch_of": self.rematch_of, "reason": self.reason, "seek_elo": self.seek_elo,
         }
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Challenge:
         return Challenge(
             id=data["id"], game=data["game"], challenger=Party(**data["challenger"]),
-            challenged=Party(**data["challenged"]), settings=Settings(**data["settings"]),
+            challenged=Party(**data["challenged"]) if data.get("challenged") else None,
+            settings=Settings(**data["settings"]),
             agreed=frozenset(data["agreed"]), version=data["version"], status=data["status"],
             updated_at=data["updated_at"], game_id=data.get("game_id"), rematch_of=data.get("rematch_of"),
-            reason=data.get("reason"),
+            reason=data.get("reason"), seek_elo=data.get("seek_elo"),
         )
 
 
@@ -282,6 +316,40 @@ def start_failed(challenge: Challenge, code: str, now: float) -> Challenge:
     """Both agreed but the start was refused (e.g. a stake above a balance): open again, nobody agreeing."""
     return dataclasses.replace(challenge, status="open", agreed=frozenset(), version=challenge.version + 1,
                                updated_at=now, reason=code)
+
+
+def open_seek(seeker: Party, game: str, elo: int, now: float, *, challenge_id: str | None = None) -> Challenge:
+    """„Gegner suchen": a challenge to anyone of ``elo``'s strength, with the seed's defaults."""
+    if game not in SEEK_GAMES:
+        raise ChallengeRefusal("seek_bad_game")
+    return Challenge(
+        id=challenge_id or uuid.uuid4().hex, game=game, challenger=seeker, challenged=None,
+        settings=checked_settings(game, default_settings(game)), agreed=frozenset({seeker.user_id}), version=1,
+        status="open", updated_at=now, seek_elo=int(elo),
+    )
+
+
+def seek_range(seek: Challenge) -> tuple[int, int]:
+    """The Elo a taker of ``seek`` may have (both ends included)."""
+    assert seek.seek_elo is not None
+    return seek.seek_elo - SEEK_ELO_GAP, seek.seek_elo + SEEK_ELO_GAP
+
+
+def take_seek(seek: Challenge, taker: Party, elo: int, now: float) -> Challenge:
+    """``taker`` (Elo ``elo`` in the game) takes the seek: named, both agree, the game starts."""
+    if not seek.is_seek or seek.seek_elo is None:
+        raise ChallengeRefusal("challenge_closed", status=seek.status)
+    if seek.status == "open" and now >= seek.expires_at:
+        raise ChallengeRefusal("challenge_closed", status="expired")
+    if seek.status not in OPEN_STATUSES:
+        raise ChallengeRefusal("challenge_closed", status=seek.status)
+    if taker.user_id == seek.challenger.user_id:
+        raise ChallengeRefusal("challenge_self")
+    low, high = seek_range(seek)
+    if not low <= elo <= high:
+        raise ChallengeRefusal("seek_out_of_range", low=low, high=high, elo=elo)
+    return dataclasses.replace(seek, challenged=taker, agreed=frozenset({seek.challenger.user_id, taker.user_id}),
+                               status="agreed", updated_at=now)
 
 
 def rematch_settings(game: str, previous: dict[str, Any], previous_seats: tuple[int, int],

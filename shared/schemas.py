@@ -261,6 +261,30 @@ SERVER_EVENTS.update(
 )
 
 
+# --- „Gegner suchen": open seeks (the lobby's socket; services/lobby/challenge_seeks.py) --
+
+RECORDS["Seek"] = Record(
+    "Seek",
+    "An open seek („Gegner suchen“) in the Wartesaal: anyone rated `elo_min` to `elo_max` in `game` may take"
+    " it; the seeker plays as the challenger. `expires_in_ms`: time left.",
+    {"id": Str(), "game": Enum(CHALLENGE_GAMES), "seeker": Ref("ChallengeParty"), "elo": Int(), "elo_min": Int(),
+     "elo_max": Int(), "expires_in_ms": Int()},
+)
+CLIENT_EVENTS.update(
+    {
+        e.name: e
+        for e in (
+            Event("seek:create", "Gegner suchen: open a seek for `game` that a player of your strength (Elo) may"
+                  " take; one that fits already open is taken instead.", {"game": Enum(CHALLENGE_GAMES)}),
+            Event("seek:cancel", "Withdraw your open seek.", {}),
+            Event("seek:take", "Take an open seek: the game starts at once.", {"seek_id": Str(max_length=64)}),
+        )
+    }
+)
+SERVER_EVENTS["seek:list"] = Event("seek:list", "Every open seek, oldest first (to every Wartesaal page).",
+                                   {"seeks": ListOf(Ref("Seek"))})
+
+
 # --- Schnelle Partie (the lobby's socket; services/lobby/quick_match.py) ------------
 
 QUICK_STATES = ("idle", "waiting")

@@ -3,7 +3,8 @@
 Keys: ``challenge:<id>`` (the challenge as JSON, kept an hour after it closes so a
 late click gets a clear "no longer open"), ``challenges:deadlines`` (zset id →
 expiry time of open challenges, polled by every lobby process), ``challenges:of:<uid>``
-(set of ids a user takes part in, for a reconnecting Wartesaal page).
+(set of ids a user takes part in, for a reconnecting Wartesaal page), ``seeks:open``
+(set of ids of open seeks, „Gegner suchen", that nobody has taken yet).
 
 Every change is one optimistic transaction (WATCH the key, compute the pure
 transition of ``shared.challenge``, MULTI/EXEC the result): two processes acting on
@@ -23,6 +24,7 @@ from shared.challenge import Challenge, ChallengeRefusal
 
 CLOSED_TTL_SECONDS = 3600
 DEADLINES = "challenges:deadlines"
+SEEKS = "seeks:open"
 
 
 def _key(challenge_id: str) -> str:
@@ -60,6 +62,11 @@ class ChallengeStore:
             pipe.zrem(DEADLINES, challenge.id)
             for party in challenge.parties():
                 pipe.srem(_of(party.user_id), challenge.id)
+        if challenge.seek_elo is not None:
+            if live and challenge.is_seek:
+                pipe.sadd(SEEKS, challenge.id)
+            else:
+                pipe.srem(SEEKS, challenge.id)
 
     def transition(self, challenge_id: str,
                    step: Callable[[Challenge], Challenge | None]) -> tuple[Challenge, Challenge] | None:
@@ -95,4 +102,15 @@ class ChallengeStore:
     def open_for(self, user_id: int) -> list[Challenge]:
         ids = [raw.decode() if isinstance(raw, bytes) else raw for raw in self.redis.smembers(_of(user_id))]
         found = [self.get(cid) for cid in ids]
-        return [c for c in found if c is not None and c.status in ("open", "agreed")]
+        return [c for c in found if c is not None and c.status in ("open", "agreed") and not c.is_seek]
+
+    def open_seeks(self) -> list[Challenge]:
+        """Every seek nobody has taken yet, oldest first."""
+        ids = [raw.decode() if isinstance(raw, bytes) else raw for raw in self.redis.smembers(SEEKS)]
+        found = [self.get(cid) for cid in ids]
+        seeks = [c for c in found if c is not None and c.status == "open" and c.is_seek]
+        return sorted(seeks, key=lambda c: (c.updated_at, c.id))
+
+    def seeks_of(self, user_id: int) -> list[Challenge]:
+        """The open seeks of ``user_id`` (at most one, unless two tabs raced)."""
+        return [c for c in self.open_seeks() if c.challenger.user_id == user_id]

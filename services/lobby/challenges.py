@@ -1,7 +1,8 @@
 """Challenges over the Wartesaal socket: negotiate, start the game, Revanche, expiry.
 
 Events (schemas in ``shared.schemas``): ``challenge:create``, ``challenge:propose``,
-``challenge:accept``, ``challenge:decline``, ``challenge:rematch`` in;
+``challenge:accept``, ``challenge:decline``, ``challenge:rematch`` in (and the seeks of
+„Gegner suchen", ``services.lobby.challenge_seeks``);
 ``challenge:update`` and ``challenge:started`` out, to both sides' Wartesaal sockets
 (room ``user:<id>`` on the Redis message queue, so any lobby process reaches them).
 
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Response, jsonify, request
 from flask_socketio import emit
 
+from services.lobby.challenge_seeks import register_seeks
 from services.lobby.challenge_start import check_stake, existing_game, start_game
 from services.lobby.challenge_store import ChallengeStore
 from services.lobby.wartesaal import Connection, WartesaalSockets, user_room
@@ -43,6 +45,7 @@ def public(challenge: Challenge, now: float) -> dict[str, Any]:
     """The ``Challenge`` record of the protocol."""
     data = challenge.to_json()
     data.pop("updated_at")
+    data.pop("seek_elo")  # kept for the store; a taken seek is a challenge like any other
     live = challenge.status in ("open", "agreed")
     data["expires_in_ms"] = max(0, int((challenge.expires_at - now) * 1000)) if live else 0
     return data
@@ -152,6 +155,8 @@ def register_challenges(lobby: Lobby, sockets: WartesaalSockets) -> None:
         store.add(challenge)
         tell(challenge)
 
+    announce_seeks = register_seeks(lobby, sockets, store, tell, try_start)
+
     def send_open(conn: Connection) -> None:
         now = time.time()
         for challenge in store.open_for(conn.user_id):
@@ -171,7 +176,11 @@ def register_challenges(lobby: Lobby, sockets: WartesaalSockets) -> None:
                 continue
             changed = store.transition(challenge_id, lambda c: negotiation.expire(c, time.time()))
             if changed:
-                tell(changed[1])
+                # A seek nobody took leaves the list; a challenge tells both sides.
+                if changed[1].is_seek:
+                    announce_seeks()
+                else:
+                    tell(changed[1])
 
     def settle_stuck(challenge: Challenge, now: float) -> None:
         # The process that made it agreed died before it finished the start.

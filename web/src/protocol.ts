@@ -88,6 +88,17 @@ export interface Challenge {
   reason: string | null;
 }
 
+/** An open seek („Gegner suchen“) in the Wartesaal: anyone rated `elo_min` to `elo_max` in `game` may take it; the seeker plays as the challenger. `expires_in_ms`: time left. */
+export interface Seek {
+  id: string;
+  game: "hexagon" | "bullet" | "general" | "hanse";
+  seeker: ChallengeParty;
+  elo: number;
+  elo_min: number;
+  elo_max: number;
+  expires_in_ms: number;
+}
+
 /** A Fischer clock: base time plus increment per own move, in milliseconds. */
 export interface TableClockSetting {
   base_ms: number;
@@ -414,6 +425,20 @@ export interface ChallengeRematchPayload {
   game_id: number;
 }
 
+/** Gegner suchen: open a seek for `game` that a player of your strength (Elo) may take; one that fits already open is taken instead. */
+export interface SeekCreatePayload {
+  game: "hexagon" | "bullet" | "general" | "hanse";
+}
+
+/** Withdraw your open seek. */
+export interface SeekCancelPayload {
+}
+
+/** Take an open seek: the game starts at once. */
+export interface SeekTakePayload {
+  seek_id: string;
+}
+
 /** Schnelle Partie: wait for the best-fitting free opponent in `game`'s pool; `clocks`: the Bedenkzeiten you accept (empty: any the game allows). */
 export interface QuickJoinPayload {
   game: "hexagon" | "bullet" | "general" | "hanse";
@@ -458,6 +483,11 @@ export interface ChallengeStartedPayload {
   challenge_id: string;
   game_id: number;
   game: string;
+}
+
+/** Every open seek, oldest first (to every Wartesaal page). */
+export interface SeekListPayload {
+  seeks: Seek[];
 }
 
 /** Your Schnelle Partie: idle or waiting (game, clocks, how many wait for it); `game_id`: the game a wave just started for you (challenge:started follows). */
@@ -621,6 +651,9 @@ export interface ClientToServerEvents {
   "challenge:accept": (payload: ChallengeAcceptPayload) => void;
   "challenge:decline": (payload: ChallengeDeclinePayload) => void;
   "challenge:rematch": (payload: ChallengeRematchPayload) => void;
+  "seek:create": (payload: SeekCreatePayload) => void;
+  "seek:cancel": (payload: SeekCancelPayload) => void;
+  "seek:take": (payload: SeekTakePayload) => void;
   "quick:join": (payload: QuickJoinPayload) => void;
   "quick:cancel": (payload: QuickCancelPayload) => void;
 }
@@ -632,6 +665,7 @@ export interface ServerToClientEvents {
   "error": (payload: ErrorPayload) => void;
   "challenge:update": (payload: ChallengeUpdatePayload) => void;
   "challenge:started": (payload: ChallengeStartedPayload) => void;
+  "seek:list": (payload: SeekListPayload) => void;
   "quick:status": (payload: QuickStatusPayload) => void;
   "postfach:changed": (payload: PostfachChangedPayload) => void;
 }

@@ -1,0 +1,124 @@
+"""„Gegner suchen" over the Wartesaal socket: open seeks that a player of one's strength takes.
+
+Seed 002: "„Gegner suchen" findet jemanden in deiner Spielstärke (Elo) – du kannst
+solange weiter stöbern."  A seek is a challenge without a named opponent
+(``shared.challenge.open_seek``), kept in the same Redis store as every challenge.
+Every Wartesaal page sees the open seeks (``seek:list``, sent to all on every change
+and to a page when it joins) with the Elo range that may take each.  Taking one
+(``seek:take``) names the taker, both agree, and the game starts on the challenges'
+own path (``try_start``): one atomic transition, so of two takers exactly one wins.
+Opening a seek when a fitting one is already open takes that one instead — two
+seekers of one strength find each other without waiting.  A player has at most one
+seek; it ends when taken, withdrawn (``seek:cancel``), after
+``SEEK_EXPIRY_SECONDS``, or when the player's last Wartesaal page closes (nobody
+would be there to hear that the game began).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from flask_socketio import emit
+
+from services.lobby.challenge_store import ChallengeStore
+from services.lobby.wartesaal import Connection, WartesaalSockets
+from shared import challenge as negotiation
+from shared import presence
+from shared.challenge import Challenge, ChallengeRefusal, Party
+
+if TYPE_CHECKING:
+    from services.lobby.app import Lobby
+
+START_ELO = 1500  # a player without a rated game of this game (shared.elo's start value)
+
+
+def public_seek(seek: Challenge, now: float) -> dict[str, Any]:
+    """The protocol's ``Seek`` record."""
+    low, high = negotiation.seek_range(seek)
+    return {"id": seek.id, "game": seek.game, "seeker": dataclasses.asdict(seek.challenger), "elo": seek.seek_elo,
+            "elo_min": low, "elo_max": high, "expires_in_ms": max(0, int((seek.expires_at - now) * 1000))}
+
+
+def register_seeks(lobby: Lobby, sockets: WartesaalSockets, store: ChallengeStore,
+                   tell: Callable[[Challenge], None], try_start: Callable[[Challenge], None]) -> Callable[[], None]:
+    """Register the seek events; returns ``announce`` (send the open seeks to every page)."""
+    socketio = lobby.socketio
+    handles = sockets.handles
+
+    def seek_list() -> dict[str, Any]:
+        now = time.time()
+        return {"seeks": [public_seek(seek, now) for seek in store.open_seeks()]}
+
+    def announce() -> None:
+        socketio.emit("seek:list", seek_list())
+
+    def elo_of(user_id: int, game: str) -> int:
+        raw = lobby.redis.hget(presence.ELO_CACHE, user_id)
+        known = json.loads(raw) if raw else {}
+        elo = known.get(game)
+        return int(elo) if isinstance(elo, int) else START_ELO
+
+    def withdraw_seeks(user_id: int) -> bool:
+        withdrawn = False
+        for seek in store.seeks_of(user_id):
+            changed = store.transition(seek.id, lambda c: negotiation.decline(c, user_id, time.time())
+                                       if c.is_seek and c.status == "open" else None)
+            withdrawn = withdrawn or changed is not None
+        return withdrawn
+
+    def take(seek_id: str, taker: Party, elo: int) -> None:
+        """Take the seek (refusals raise); the game starts."""
+        changed = store.transition(seek_id, lambda c: negotiation.take_seek(c, taker, elo, time.time()))
+        if changed is None:
+            raise ChallengeRefusal("challenge_unknown")
+        withdraw_seeks(taker.user_id)  # whoever plays now seeks no more
+        announce()
+        tell(changed[1])
+        try_start(changed[1])
+
+    @handles("seek:create")
+    def create(conn: Connection, payload: dict) -> None:
+        game = payload["game"]
+        me = Party(conn.user_id, conn.name)
+        elo = elo_of(conn.user_id, game)
+        seek = negotiation.open_seek(me, game, elo, time.time())  # refuses a game without seeks first
+        # Someone of this strength already seeks: that is the opponent (nearest Elo, then the oldest).
+        fitting = [s for s in store.open_seeks() if s.game == game and s.challenger.user_id != conn.user_id
+                   and negotiation.seek_range(s)[0] <= elo <= negotiation.seek_range(s)[1]]
+        for other in sorted(fitting, key=lambda s: abs((s.seek_elo or elo) - elo)):
+            try:
+                take(other.id, me, elo)
+                return
+            except ChallengeRefusal:
+                continue  # taken by someone else a moment ago: try the next
+        withdraw_seeks(conn.user_id)  # one seek per player: the new one replaces the old
+        store.add(seek)
+        announce()
+
+    @handles("seek:cancel")
+    def cancel(conn: Connection, payload: dict) -> None:
+        if withdraw_seeks(conn.user_id):
+            announce()
+
+    @handles("seek:take")
+    def take_one(conn: Connection, payload: dict) -> None:
+        seek = store.get(payload["seek_id"])
+        if seek is None:
+            raise ChallengeRefusal("challenge_unknown")
+        take(seek.id, Party(conn.user_id, conn.name), elo_of(conn.user_id, seek.game))
+
+    def send_seeks(conn: Connection) -> None:
+        emit("seek:list", seek_list())  # to the page that just joined
+
+    def leave(conn: Connection) -> None:
+        if withdraw_seeks(conn.user_id):
+            announce()
+
+    sockets.on_join.append(send_seeks)
+    sockets.on_leave.append(leave)
+    return announce
+
