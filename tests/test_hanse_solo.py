@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import queue
+import random
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ import pytest
 import requests
 
 from services.game.replay import replay as table_replay
-from shared import db
+from shared import db, game_store
 from shared.games import get_game
 from shared.schemas import validate_record, validate_server_event
 from tests.stack import CeleryWorker, Infra, ServiceProcess
@@ -188,3 +189,48 @@ def test_rueckblick_reaches_its_player_only_unless_made_public(game_service: Ser
     finally:
         client.close()
         other.close()
+
+
+def test_rueckblick_on_the_rundentafel_and_zug_zurueck_drops_it(game_service: ServiceProcess,  # noqa: ANN001
+                                                                ai_worker: CeleryWorker, pool) -> None:
+    a, b = players(pool, 2)
+    with pool.connection() as conn, conn.transaction():
+        game_id = game_store.create_game(conn, game="hanse", options={}, seed=11, seats=(a.id, None), mode="computer",
+                                         clock=None, rated=False, stake=0, strength="leicht")
+    # A first round played out by the engine (as the table would have recorded it) up to the Rundentafel.
+    rng = random.Random(11)
+    state = GAME.new_game({}, 11)
+    moves, seats = [], []
+    while not GAME.is_round_pause(state):
+        text = rng.choice([m.text for m in GAME.legal_moves(state)])
+        moves.append(text)
+        seats.append(state.turn)
+        state = GAME.apply(state, text, state.turn)
+    with pool.connection() as conn, conn.transaction():
+        conn.execute("UPDATE games SET moves = %s, move_seats = %s, move_times = %s, version = %s WHERE id = %s",
+                     (moves, seats, [0] * len(moves), len(moves), game_id))
+    client = TableClient(game_service.url, a).connect()
+    try:
+        state = client.join(game_id)
+        assert state["view"]["phase"] == "pause" and state["status"] == "running"
+        client.emit("review:request", {"game_id": game_id})
+        first = next_event(client, "review:state")
+        assert first["total"] == seats.count(0) and first["mine"] is True
+        next_event(client, "review_progress", timeout=60)
+        own = {"Authorization": f"Bearer {token(a)}"}
+        data = requests.get(f"{game_service.url}/api/games/{game_id}/review", headers=own, timeout=10).json()
+        assert data["status"] in ("running", "done") and data["moves"]
+        assert all(seats[m["ply"]] == 0 for m in data["moves"])
+        # While the match runs, nobody else reads it, and it cannot be made public.
+        theirs = {"Authorization": f"Bearer {token(b)}"}
+        assert requests.get(f"{game_service.url}/api/games/{game_id}/review?seat=0", headers=theirs,
+                            timeout=10).status_code == 403
+        client.emit("review:public", {"game_id": game_id, "public": True})
+        assert client.error()["code"] == "review_after_end"
+        # Zug zurück takes moves the review judged: the review goes with them.
+        client.emit("table:undo", {"game_id": game_id})
+        client.state(game_id, lambda s: len(s["moves"]) < len(moves))
+        data = requests.get(f"{game_service.url}/api/games/{game_id}/review", headers=own, timeout=10).json()
+        assert data["status"] == "none" and data["moves"] == []
+    finally:
+        client.close()

@@ -131,7 +131,9 @@ def review_game(review_id: int) -> str:
             " FROM reviews r JOIN games g ON g.id = r.game_id WHERE r.id = %s", (review_id,)).fetchone()
         if row is None or row["status"] in ("done", "failed"):
             return row["status"] if row else "missing"
-        if row["gs"] != "finished":
+        # A running game is reviewed up to its last move: a player against the computer asks
+        # on the Rundentafel (the game service allows nothing else while a game runs).
+        if row["gs"] not in ("finished", "running"):
             conn.execute("UPDATE reviews SET status = 'failed', error = 'game not finished', finished_at = now()"
                          " WHERE id = %s", (review_id,))
             return "failed"
@@ -165,16 +167,21 @@ def review_game(review_id: int) -> str:
                              (f"ply {point.ply}: {type(exc).__name__}: {exc}", review_id))
                 _emit("review_done", review_id, {"status": "failed"})
                 return "failed"
-            with conn.transaction():
-                conn.execute(
-                    "INSERT INTO review_moves (review_id, ply, played, best, best_value, played_value, loss, class,"
-                    " alternatives) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                    (review_id, point.ply, verdict["played"], verdict["best"], verdict["best_value"],
-                     verdict["played_value"], verdict["loss"], verdict["class"],
-                     json.dumps(verdict["alternatives"])))
-                count = conn.execute("UPDATE reviews SET moves_done = (SELECT count(*) FROM review_moves"
-                                     " WHERE review_id = %s) WHERE id = %s RETURNING moves_done",
-                                     (review_id, review_id)).fetchone()["moves_done"]
+            try:
+                with conn.transaction():
+                    conn.execute(
+                        "INSERT INTO review_moves (review_id, ply, played, best, best_value, played_value, loss,"
+                        " class, alternatives) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                        (review_id, point.ply, verdict["played"], verdict["best"], verdict["best_value"],
+                         verdict["played_value"], verdict["loss"], verdict["class"],
+                         json.dumps(verdict["alternatives"])))
+                    count = conn.execute("UPDATE reviews SET moves_done = (SELECT count(*) FROM review_moves"
+                                         " WHERE review_id = %s) WHERE id = %s RETURNING moves_done",
+                                         (review_id, review_id)).fetchone()["moves_done"]
+            except psycopg.errors.ForeignKeyViolation:
+                # A Zug zurück dropped this review of a running game: its moves may be gone.
+                log.info("review %s was dropped meanwhile", review_id)
+                return "dropped"
             done.add(point.ply)
             _emit("review_progress", review_id, {"done": count, "total": len(points), "ply": point.ply,
                                                  "class": verdict["class"]})

@@ -9,7 +9,8 @@ reshuffle is ``(ply, seed)`` and is made before move ``ply``
 (:func:`services.game.replay.replay`, the engine's ``reshuffle_unseen``).  The new seed
 is drawn here, on the server, and kept only in ``games.reshuffles`` (migration 0007):
 it never reaches a client while the game runs.  A take-back also drops the reshuffles
-of the plies it removes, so the list always describes the moves kept.
+of the plies it removes, so the list always describes the moves kept, and the game's
+reviews (a Rückblick asked for on a Rundentafel judged moves that may now be gone).
 """
 
 from __future__ import annotations
@@ -34,4 +35,5 @@ def reshuffles_after_undo(conn: Any, row: GameRow, keep: int, mix: bool) -> Game
         kept += ((keep, secrets.randbits(SEED_BITS)),)
     if kept != row.reshuffles:
         conn.execute("UPDATE games SET reshuffles = %s WHERE id = %s", (Jsonb([list(r) for r in kept]), row.id))
+    conn.execute("DELETE FROM reviews WHERE game_id = %s", (row.id,))
     return dataclasses.replace(row, reshuffles=kept)

@@ -34,6 +34,8 @@ export class ReviewPanel {
     /** Show the position at ``ply`` (before the move with that index was played). */
     private readonly onJump: (ply: number) => void,
     private readonly seat: number | null = null,
+    /** Over: the review may be made public (during a match against the computer it stays yours). */
+    private readonly finished = true,
   ) {
     void this.load();
   }
@@ -88,18 +90,21 @@ export class ReviewPanel {
     if (!data) return;
     this.root.hidden = false;
     const parts: HTMLElement[] = [el("h3", {}, data.mine ? st("review") : `${st("ofSeat")} ${data.seat + 1}`), el("p", { class: "hint" }, st("reviewExplain"))];
-    if (data.status === "none") {
-      const ask = el("button", { type: "button", class: "primary", "data-testid": "review-request" }, st("reviewAsk"));
+    // Asked for on an earlier Rundentafel, the review lacks the moves made since: ask again.
+    const partial = (data.status === "done" || data.status === "failed") && data.total !== null && data.done < data.total;
+    if (data.mine && (data.status === "none" || partial)) {
+      const ask = el("button", { type: "button", class: "primary", "data-testid": "review-request" }, data.status === "none" ? st("reviewAsk") : st("reviewMore"));
       ask.addEventListener("click", () => {
         ask.disabled = true;
         void this.send("review:request");
       });
-      if (data.mine) parts.push(ask);
-    } else {
+      parts.push(ask);
+    }
+    if (data.status !== "none") {
       parts.push(this.progress(data));
       parts.push(this.moveList(data));
       if (data.moves.length) parts.push(el("p", { class: "hint" }, st("reviewJump")));
-      if (data.mine) {
+      if (data.mine && this.finished) {
         const toggle = el("button", { type: "button", "data-testid": "review-public" }, data.public ? st("makePrivate") : st("makePublic"));
         toggle.addEventListener("click", () => void this.send("review:public", !data.public));
         parts.push(toggle);
@@ -114,8 +119,8 @@ export class ReviewPanel {
   private progress(data: Review): HTMLElement {
     const line = el("p", { class: "review-progress", "data-testid": "review-progress", "data-status": data.status });
     if (data.status === "failed") line.textContent = st("reviewFailed");
-    else if (data.status === "done") line.textContent = `${st("reviewDone")}: ${data.done}`;
-    else if (data.total === null) line.textContent = st("reviewQueued");
+    else if (data.status === "done") line.textContent = `${st("reviewDone")}: ${data.done} / ${data.total ?? data.done}`;
+    else if (data.status === "queued" || data.total === null) line.textContent = st("reviewQueued");
     else line.append(`${st("reviewRunning")}: ${data.done} / ${data.total} `, el("progress", { max: String(data.total), value: String(data.done) }));
     return line;
   }

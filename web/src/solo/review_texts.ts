@@ -11,6 +11,7 @@ const TEXTS = {
   withHint: { de: "mit Tipp (zählt nicht)", en: "with hint (not counted)" },
   review: { de: "Rückblick", en: "Review" },
   reviewAsk: { de: "Rückblick anfordern", en: "Request review" },
+  reviewMore: { de: "Rückblick ergänzen (neue Züge)", en: "Extend review (new moves)" },
   reviewExplain: { de: "Zu jedem deiner Züge rechnet der starke Computer nach, was besser gewesen wäre. Grün = guter Zug, Gelb = kleine Abweichung, Rot = hier sind Punkte liegen geblieben.", en: "For each of your moves the strong computer works out what would have been better. Green = good move, yellow = small deviation, red = points were left lying here." },
   reviewQueued: { de: "Wartet auf den Rechner …", en: "Waiting for the computer …" },
   reviewRunning: { de: "Der starke Computer rechnet", en: "The strong computer is working" },
