@@ -157,7 +157,8 @@ def test_two_browsers_play_a_round(browser, services: tuple[ServiceProcess, Serv
         ctx_b.close()
 
 
-def test_one_device_through_the_curtain(browser, services: tuple[ServiceProcess, ServiceProcess], pool) -> None:  # noqa: ANN001, F811
+def test_one_device_through_the_curtain(browser, services: tuple[ServiceProcess, ServiceProcess], pool,  # noqa: F811
+                                        shots: Path) -> None:  # noqa: ANN001, F811
     from playwright.sync_api import expect
 
     lobby, _ = services
@@ -203,6 +204,7 @@ def test_one_device_through_the_curtain(browser, services: tuple[ServiceProcess,
         expect(page.get_by_test_id("status-pause")).to_contain_text("Weiter")
         table = ENGINE.view(state, 0)["rounds"][-1]
         expect(page.get_by_test_id("round-total-0")).to_have_text(str(table["players"][0]["total"]))
+        page.screenshot(path=str(shots / "hanse-one-device-round-end.png"), full_page=True)
         page.get_by_test_id("weiter").click()
         # Then the curtain for the next hand: the round's loser begins it.
         state = ENGINE.apply(state, "weiter", None)

@@ -17,7 +17,7 @@ export type InfoTarget =
   | { kind: "stallmarke" };
 
 /** The window's picture: a card, or a row of tokens with their values. */
-export type InfoPicture = { card: string } | { tokens: number[]; label: string };
+export type InfoPicture = { card: string } | { tokens: Array<number | string>; label: string };
 
 export interface CardInfo {
   title: string;
@@ -220,7 +220,9 @@ function ratsInfo(view: GameView, you: number | null, language: Language): CardI
       lines.push(de ? `${who}: ${p.rats_count} (aus den Stapeln ${sizes(p)}), Werte verdeckt.` : `${who}: ${p.rats_count} (from the piles ${sizes(p)}), values hidden.`);
     }
   }
-  return { title: "Ratsmarken", picture: { tokens: left, label: "3 · 4 · 5+" }, lines };
+  // The picture: the three face-down piles by their values, with how many lie there.
+  const label = de ? `noch ${left.join(" · ")}` : `left ${left.join(" · ")}`;
+  return { title: "Ratsmarken", picture: { tokens: [3, 4, 5].map((size) => RATS_RANGES[size]), label }, lines };
 }
 
 function stallmarkeInfo(view: GameView, you: number | null, language: Language): CardInfo {
