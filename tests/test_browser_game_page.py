@@ -9,6 +9,7 @@ table by keyboard only, then a Battlebullet move. Kostenlos spielen opens a tabl
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 
 from shared import db
 from tests.stack import Infra, ServiceProcess
-from tests.test_browser_wartesaal import CHROMIUM_ARGS, WEB_DIST
+from tests.test_browser_wartesaal import CHROMIUM_ARGS, SCREENSHOT_DIR_ENV, WEB_DIST
 
 pytestmark = pytest.mark.browser
 
@@ -49,6 +50,13 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def finish_a_game_for(infra: Infra, user_id: int, game: str) -> None:
     result = json.dumps({"winner": 0, "reason": "test", "de": "Test", "en": "Test", "score": None})
     pool = db.make_pool(infra.database_url, max_size=1)
@@ -70,7 +78,7 @@ def focus_board_by_tab(page) -> str:  # noqa: ANN001
     raise AssertionError("Tab never reached the board")
 
 
-def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra) -> None:  # noqa: ANN001
+def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra, shots: Path) -> None:  # noqa: ANN001
     lobby = services
     context = browser.new_context()
     context.set_default_timeout(UI_TIMEOUT_MS)
@@ -104,6 +112,7 @@ def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra)
         page.locator("[data-stars='5']").click()
         page.get_by_test_id("stars-summary").filter(has_text="5,0 von 5 (1 Bewertung)").wait_for()
         assert page.locator("[data-stars='5']").get_attribute("aria-pressed") == "true"
+        page.screenshot(path=str(shots / "game-page-hexagon.png"), full_page=True)
         page.locator("nav.languages button[data-lang=en]").click()
         assert "In 60 seconds" in page.get_by_test_id("anleitung").inner_text()
         page.locator("nav.languages button[data-lang=de]").click()
@@ -115,6 +124,7 @@ def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra)
         page.get_by_test_id("frame-jade").click()
         page.get_by_test_id("bullet-holz").click()
         page.get_by_test_id("depth-3d").click()
+        page.screenshot(path=str(shots / "look-dialog.png"))
         page.keyboard.press("Escape")
         dialog.wait_for(state="hidden")
         looks = page.evaluate("[document.documentElement.dataset.hexFrame, document.documentElement.dataset.bulletBoard,"
@@ -135,6 +145,7 @@ def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra)
         page.locator("[data-testid=preview] .marble.white").first.wait_for()
         fill = page.eval_on_selector("[data-testid=preview] .marble.white", "n => getComputedStyle(n).fill")
         assert "bullet3d-white" in fill, fill
+        page.get_by_test_id("preview").screenshot(path=str(shots / "bullet-holz-3d.png"))
 
         # Same device, keyboard only: Rubin doubles e1 → e2, Perle jumps e9 → e7.
         page.goto(f"{lobby.url}/#/zuzweit")
@@ -147,7 +158,9 @@ def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra)
         for _ in range(3):
             page.keyboard.press("ArrowUp")
         assert page.evaluate("document.activeElement.getAttribute('data-cell')") == "e2"
-        assert "hierher verdoppeln" in page.locator("polygon[data-cell=e2]").get_attribute("aria-label")
+        # The labels say what a press would do, once the table lets Rubin move.
+        page.wait_for_function("document.querySelector('polygon[data-cell=e2]').getAttribute('aria-label')"
+                               " === 'e2: leer, hierher verdoppeln'")
         page.keyboard.press("Enter")
         page.get_by_test_id("move").first.filter(has_text="e2").wait_for()
         page.wait_for_function("document.querySelector('polygon[data-cell=e2]').getAttribute('aria-label') === 'e2: Rubin'")
@@ -161,12 +174,13 @@ def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra)
         assert "hierher springen" in page.locator("polygon[data-cell=e7]").get_attribute("aria-label")
         page.keyboard.press("Enter")
         page.get_by_test_id("move").nth(1).filter(has_text="e9-e7").wait_for()
+        page.screenshot(path=str(shots / "hexagon-jade-keyboard.png"))
 
         # Battlebullet by keyboard: walk to a white marble, pick it, Tab to an arrow, Enter.
         page.goto(f"{lobby.url}/#/zuzweit")
         page.get_by_test_id("game-bullet").click()
         page.get_by_test_id("start").click()
-        page.locator("[data-marble=C3]").wait_for()
+        page.locator(".bullet-board.interactive").wait_for()
         assert focus_board_by_tab(page) == "E5"
         page.keyboard.press("ArrowDown")
         page.keyboard.press("ArrowDown")

@@ -104,7 +104,13 @@ class BulletBoard implements Board {
     // Keyboard: arrows walk the holes, Enter/Space pick a marble like a click; the move
     // arrows that appear are buttons of their own (Tab reaches them).
     this.keys = new CellKeys(keyCells, this.focusLayer, MARBLE * 1.2, (name) => this.pick(name));
-    this.stopLook = onLookChange((chosen) => this.setToggle("names", chosen.cellNames));
+    // Only a change of the names switch itself: a new frame must not undo the table's own switch.
+    let names = look().cellNames;
+    this.stopLook = onLookChange((chosen) => {
+      if (chosen.cellNames === names) return;
+      names = chosen.cellNames;
+      this.setToggle("names", names);
+    });
     this.draw();
   }
 

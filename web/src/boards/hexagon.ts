@@ -111,7 +111,13 @@ class HexagonBoard implements Board {
     // Keyboard: arrows walk the Waben, Enter/Space act like a click (holes are skipped).
     this.keys = new CellKeys(keyCells, this.focusLayer, SIZE * 0.9, (name) => this.clicked(name), (name) => this.holes().has(name));
     // Wabennamen on or off from the Ansicht, also while a table is open.
-    this.stopLook = onLookChange((chosen) => this.setToggle("names", chosen.cellNames));
+    // Only a change of the names switch itself: a new frame must not undo the table's own switch.
+    let names = look().cellNames;
+    this.stopLook = onLookChange((chosen) => {
+      if (chosen.cellNames === names) return;
+      names = chosen.cellNames;
+      this.setToggle("names", names);
+    });
     this.draw();
   }
 

@@ -95,7 +95,7 @@ export class GamePage {
   }
 
   private starsSection(): HTMLElement {
-    const section = el("section", { class: "stars", "data-testid": "stars" });
+    const section = el("section", { class: "game-stars", "data-testid": "stars" });
     const figures = this.figures;
     if (figures && figures.stars_average !== null && figures.stars_count > 0) {
       const average = Number(figures.stars_average);
@@ -107,7 +107,7 @@ export class GamePage {
       section.append(el("p", { class: "stars-summary", "data-testid": "stars-summary" }, figures ? gt("notRated") : "…"));
     }
     if (figures?.may_rate) {
-      const group = el("div", { class: "rate", role: "group", "aria-label": gt("yourRating"), "data-testid": "rate" }, el("span", {}, `${gt("yourRating")}: `));
+      const group = el("div", { class: "game-rate", role: "group", "aria-label": gt("yourRating"), "data-testid": "rate" }, el("span", {}, `${gt("yourRating")}: `));
       for (let stars = 1; stars <= 5; stars++) {
         const chosen = figures.my_stars !== null && stars <= figures.my_stars;
         const button = el("button", { type: "button", class: chosen ? "star chosen" : "star", "data-stars": String(stars),
