@@ -72,6 +72,7 @@ def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, 
         ctx_b.close()
 
 
+@pytest.mark.slow
 def test_the_live_page_lists_battlegeneral_and_battlehanse_and_a_click_watches(browser, services,  # noqa: ANN001, F811
                                                                               pool) -> None:  # noqa: F811
     from playwright.sync_api import expect
