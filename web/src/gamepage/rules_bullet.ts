@@ -38,6 +38,19 @@ export const BULLET_TEXT: GameText = {
       }],
     },
     {
+      heading: { de: "Brett, Aufstellungen und Zugschrift", en: "Board, layouts and notation" },
+      paragraphs: [
+        {
+          de: "Die Reihen heißen A bis I, von der Seite von Weiß aus gezählt, die Schrägen 1 bis 9 (A1–A5, B1–B6, …, E1–E9, …, I5–I9). Standard: Weiß auf A1–A5, B1–B6 und C3–C5, Schwarz gegenüber auf I5–I9, H4–H9 und G5–G7. Bei den beiden Gänseblümchen stehen je zwei Blumen aus sieben Kugeln einander schräg gegenüber.",
+          en: "The rows are A to I, counted from White's side, the diagonals 1 to 9 (A1–A5, B1–B6, …, E1–E9, …, I5–I9). Standard: White on A1–A5, B1–B6 and C3–C5, Black opposite on I5–I9, H4–H9 and G5–G7. In the two Daisy layouts, two flowers of seven marbles per side face each other diagonally.",
+        },
+        {
+          de: "In der Zugliste steht ein Zug als „Kugeln-Ziel“, eine Reihe jeweils durch ihre beiden Enden: A1-B2 (eine Kugel), A1A3-A2A4 (drei Kugeln in Linie), C3C4-D3D4 (zwei Kugeln seitwärts). Geschobene gegnerische Kugeln werden nicht eigens genannt.",
+          en: "The move list writes a move as “marbles-target”, each line by its two ends: A1-B2 (one marble), A1A3-A2A4 (three marbles in line), C3C4-D3D4 (two marbles sideways). Pushed enemy marbles are not named separately.",
+        },
+      ],
+    },
+    {
       heading: { de: "So ziehst du", en: "How to move" },
       paragraphs: [
         {

@@ -64,6 +64,19 @@ export const HANSE_TEXT: GameText = {
       ],
     },
     {
+      heading: { de: "Die Marken", en: "The tokens" },
+      paragraphs: [
+        {
+          de: "Zinnmarken, die oberste zuerst: Bernstein 7 7 5 5 5 · Gold 6 6 5 5 5 · Silber 5 5 5 5 5 · Tuch 5 3 3 2 2 1 1 · Salz 5 3 3 2 2 1 1 · Pelz 4 3 2 1 1 1 1 1 1. Ist der Stapel einer Ware leer, bringen weitere Karten dieser Ware nichts mehr – eine Ratsmarke gibt es für 3, 4 oder 5 Karten trotzdem, solange von ihr welche liegen.",
+          en: "Tin tokens, top first: amber 7 7 5 5 5 · gold 6 6 5 5 5 · silver 5 5 5 5 5 · cloth 5 3 3 2 2 1 1 · salt 5 3 3 2 2 1 1 · fur 4 3 2 1 1 1 1 1 1. Once a good's pile is empty, more cards of it earn nothing – a council token for 3, 4 or 5 cards is still given while any are left.",
+        },
+        {
+          de: "Ratsmarken, jede Runde neu verdeckt gemischt: für 3 Karten 1 1 2 2 2 3 3, für 4 Karten 4 4 5 5 6 6, für 5 und mehr 8 8 9 10 10. Die Stallmarke zählt 5. Es gibt drei Ratssiegel; wer zwei hat, gewinnt. Endet eine Runde auch nach Ratsmarken und Zinnmarken gleich, gibt es kein Siegel, und derselbe Spieler beginnt die nächste Runde.",
+          en: "Council tokens, shuffled face down each round: for 3 cards 1 1 2 2 2 3 3, for 4 cards 4 4 5 5 6 6, for 5 or more 8 8 9 10 10. The stable token is worth 5. There are three council seals; whoever has two wins. If a round is still tied after council and tin tokens, no seal is given and the same player begins the next round.",
+        },
+      ],
+    },
+    {
       heading: { de: "So bedienst du den Tisch", en: "Using the table" },
       paragraphs: [{
         de: "Tippe Karten im Markt, auf deiner Hand oder deinen Stall an. Der Handelskasten unter dem Markt zeigt sofort, was daraus wird und warum etwas nicht geht. Der Knopf darin führt den Zug aus. Ein Packpferd im Markt antippen wählt alle Pferde.",

@@ -60,6 +60,9 @@ export const HEXAGON_TEXT: GameText = {
       paragraphs: [{
         de: "Klassisch mit allen 61 Waben, Dreiloch mit drei Löchern um die Mitte (e4, d5, f5), Krater, Burggraben (in die Mitte kommt man nur per Sprung), Säulen oder eine zufällige Karte, die für beide Seiten genau gleich fair ist: Sie sieht nach einer halben Drehung um e5 gleich aus, alle Waben hängen zusammen, die Ecken und ihre Nachbarn sind frei. Im Mehrspieler wird die zufällige Karte erst beim Start ausgewürfelt.",
         en: "Classic with all 61 cells, Three holes with three holes around the centre (e4, d5, f5), Crater, Moat (the centre can be reached only by a jump), Pillars, or a random map that is exactly as fair for both sides: it looks the same after a half turn about e5, all cells are connected, the corners and their neighbours are open. In multiplayer the random map is drawn only when the game starts.",
+      }, {
+        de: "Die Löcher im Einzelnen: Krater – e5 und sein ganzer Ring (d4, d5, e4, e6, f4, f5), 54 Waben. Burggraben – die zwölf Waben zwei Schritte um die Mitte (c3, c4, c5, d3, d6, e3, e7, f3, f6, g3, g4, g5), 49 Waben; die Burg in der Mitte erreicht man nur per Sprung. Säulen – sechs Säulen auf b4, c2, d7, f2, g6 und h3, 55 Waben. Die Vorschau vor dem Start zeigt jede Karte.",
+        en: "The holes in detail: Crater – e5 and its whole ring (d4, d5, e4, e6, f4, f5), 54 cells. Moat – the twelve cells two steps around the centre (c3, c4, c5, d3, d6, e3, e7, f3, f6, g3, g4, g5), 49 cells; the castle in the middle can be reached only by a jump. Pillars – six pillars on b4, c2, d7, f2, g6 and h3, 55 cells. The preview before the start shows every map.",
       }],
     },
     {
