@@ -23,9 +23,9 @@ from tests.test_browser_wartesaal import SCREENSHOT_DIR_ENV, browser, enter_as_g
 pytestmark = pytest.mark.browser
 
 
-def enter_with_session(browser, url: str, session):  # noqa: ANN001, ANN201
+def enter_with_session(chromium, url: str, session):  # noqa: ANN001, ANN201
     """A browser that carries the session of an account made over HTTP (so it entered nothing yet)."""
-    context = browser.new_context()
+    context = chromium.new_context()
     context.add_cookies([{"name": SESSION_COOKIE, "value": session.cookies.get(SESSION_COOKIE), "url": url}])
     page = context.new_page()
     page.goto(url)

@@ -184,3 +184,16 @@ def test_bad_invitations_are_refused_and_change_nothing(lobby, pool) -> None:  #
     refused = anna.post(f"{lobby.url}/api/postfach/invitations/{ok['id']}/accept", timeout=10)
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "challenge_stake_too_high"
     assert postfach(anna, lobby.url)["invitations"][0]["status"] == "open"
+
+
+def test_an_invitation_left_too_long_is_no_longer_shown_nor_accepted(lobby, pool) -> None:  # noqa: F811
+    anna, bert = guest(lobby.url), guest(lobby.url)
+    invitation = invite(anna, lobby.url, bert.user["id"]).json()["invitation"]
+    with pool.connection() as conn:
+        conn.execute("UPDATE invitations SET updated_at = now() - interval '15 days' WHERE id = %s",
+                     (invitation["id"],))
+    assert postfach(bert, lobby.url) == {"count": 0, "invitations": [], "notes": []}
+    late = bert.post(f"{lobby.url}/api/postfach/invitations/{invitation['id']}/accept", timeout=10)
+    assert late.status_code == 409 and late.json()["error"]["code"] == "postfach_closed"
+    # Anna may invite him again.
+    assert invite(anna, lobby.url, bert.user["id"]).status_code == 201
