@@ -8,9 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from services.lobby.quick_match import LOCK, MEMBERS, WAVE_SECONDS
+from services.lobby.quick_match import LOCK, MEMBERS, WAVE_SECONDS, Entry, accepted_clocks, preference
 from shared import db, game_store
 from shared.presence import ELO_CACHE
+from shared.schemas import ProtocolError
 from tests.lobby_fixtures import WartesaalClient, guest, lobby, redis_client, second_lobby  # noqa: F401
 from tests.stack import Infra
 
@@ -130,3 +131,15 @@ def test_cancel_closing_the_wartesaal_and_bad_input_leave_nobody_in_the_pool(lob
         assert not redis_client.hexists(MEMBERS, anna["id"])
     finally:
         close_all([a, b])
+
+
+def test_accepted_clocks_and_the_order_a_pair_picks_in() -> None:
+    assert accepted_clocks("bullet", []) == ("3+2", "5+3", "10+5", "15+10")  # always a clock (seed 004)
+    assert accepted_clocks("hexagon", ["10+5", "3+2"]) == ("3+2", "10+5")
+    with pytest.raises(ProtocolError) as refused:
+        accepted_clocks("bullet", ["5+3", "ohne"])
+    assert refused.value.code == "quick_bad_clock"
+    assert preference("general")[0] == "ohne"  # five minutes a move, seed 002
+    assert preference("hexagon")[0] == "5+3" and set(preference("hexagon")) == set(accepted_clocks("hexagon", []))
+    entry = Entry(7, "Anna", "hanse", ("3+2",), 12.5, waves=2, lang="en")
+    assert Entry.from_json(entry.to_json()) == entry

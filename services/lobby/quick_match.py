@@ -99,6 +99,7 @@ class Entry:
     clocks: tuple[str, ...]
     since: float
     waves: int = 0
+    lang: str = "de"  # for a message from whichever process runs the wave
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), separators=(",", ":"))
@@ -107,7 +108,7 @@ class Entry:
     def from_json(raw: bytes | str) -> Entry:
         data = json.loads(raw)
         return Entry(user_id=data["user_id"], name=data["name"], game=data["game"], clocks=tuple(data["clocks"]),
-                     since=data["since"], waves=data["waves"])
+                     since=data["since"], waves=data["waves"], lang=data.get("lang", "de"))
 
 
 def accepted_clocks(game: str, wanted: list[str]) -> tuple[str, ...]:
@@ -196,18 +197,24 @@ def register_quick_match(lobby: Lobby, sockets: WartesaalSockets) -> None:
         if _text(lobby.redis.hget("presence:status", conn.user_id)) == "spielt":
             raise ProtocolError("quick_playing")
         previous = pool.entry_of(conn.user_id)
-        pool.join(Entry(conn.user_id, conn.name, game, clocks, time.time()), time.time())
+        pool.join(Entry(conn.user_id, conn.name, game, clocks, time.time(), lang=conn.lang), time.time())
         tell(conn.user_id)
-        # Others waiting for the same game see the pool grow.
-        for uid, (_raw, other) in pool.members().items():
-            if uid != conn.user_id and (other.game == game or (previous and other.game == previous.game)):
-                tell(uid)
+        tell_others(conn.user_id, {game, previous.game if previous else game})
         event(lobby.log, "quick match join", user_id=conn.user_id, game=game, clocks=list(clocks))
+
+    def tell_others(user_id: int, games: set[str]) -> None:
+        """Those waiting for ``games`` see the pool grow or shrink."""
+        for uid, (_raw, other) in pool.members().items():
+            if uid != user_id and other.game in games:
+                tell(uid)
 
     @sockets.handles("quick:cancel")
     def cancel(conn: Connection, payload: dict) -> None:
+        entry = pool.entry_of(conn.user_id)
         pool.leave(conn.user_id)
         tell(conn.user_id)
+        if entry is not None:
+            tell_others(conn.user_id, {entry.game})
 
     def on_join(conn: Connection) -> None:
         # A new tab shows whether this player already waits.
@@ -231,10 +238,11 @@ def register_quick_match(lobby: Lobby, sockets: WartesaalSockets) -> None:
             game_id = start_game(lobby.pool, agreed)
         except Exception:
             lobby.log.exception("quick match start failed")
-            for uid in (a.user_id, b.user_id):
+            for entry in (a, b):
                 socketio.emit("error", {"code": "quick_start_failed", "event": "quick:join",
-                                        "message": i18n.text("quick_start_failed", "de")}, to=user_room(uid))
-                tell(uid)
+                                        "message": i18n.text("quick_start_failed", entry.lang)},
+                              to=user_room(entry.user_id))
+                tell(entry.user_id)
             return
         for uid in (a.user_id, b.user_id):
             presence.set_status(lobby.redis, uid, "spielt")
