@@ -1,6 +1,7 @@
 // The Wartesaal: chat on the left, everyone here on the right, live over Socket.IO.
 import { io, type Socket } from "socket.io-client";
 import { ChallengeDesk } from "./challenge/desk";
+import { SeekPanel } from "./challenge/seek_panel";
 import { clear, el } from "./dom";
 import { Rankings } from "./lists/rankings";
 import { RunningGames } from "./live/running_games";
@@ -36,6 +37,7 @@ export class Wartesaal {
   private readonly challenges: ChallengeDesk;
   private readonly rankings: Rankings;
   private readonly quickMatch: QuickMatchPanel;
+  private readonly seeks: SeekPanel;
   private readonly running = new RunningGames(() => this.renderPlayers());
 
   constructor(
@@ -60,6 +62,8 @@ export class Wartesaal {
     document.body.append(this.challenges.root);
     this.quickMatch = new QuickMatchPanel(this.socket);
     this.root.querySelector("aside.here")?.prepend(this.quickMatch.root);
+    this.seeks = new SeekPanel(this.socket, () => this.user.id);
+    this.quickMatch.root.after(this.seeks.root);
     this.root.querySelector("aside.here")?.append(this.running.root, this.rankings.root);
     this.listen();
     // A profile page challenges through this socket while the Wartesaal is open.
@@ -77,6 +81,7 @@ export class Wartesaal {
   close(): void {
     connectLobby(null);
     this.challenges.close();
+    this.seeks.close();
     this.challenges.root.remove();
     this.running.close();
     this.socket.removeAllListeners();
