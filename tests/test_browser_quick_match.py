@@ -13,14 +13,14 @@ import redis
 from shared import accounts, game_store
 from shared.presence import ELO_CACHE
 from tests.stack import Infra
-from tests.test_browser_table import guest_page, pool, services  # noqa: F401
+from tests.test_browser_table import guest_page, pool, services, shots  # noqa: F401
 from tests.test_browser_wartesaal import browser  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 
 def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, services, pool,  # noqa: ANN001, F811
-                                                                        infra: Infra) -> None:
+                                                                        infra: Infra, shots) -> None:  # noqa: ANN001, F811
     from playwright.sync_api import expect
 
     lobby, _game = services
@@ -35,6 +35,7 @@ def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, 
         anna.get_by_test_id("quick-clock-3+2").check()  # Anna only plays 3+2; Bert takes any
         anna.get_by_test_id("quick-start").click()
         expect(anna.get_by_test_id("quick-searching")).to_contain_text("Battlehexagon")
+        anna.screenshot(path=str(shots / "quick-match-searching.png"))
         bert.get_by_test_id("quick-start").click()
 
         for page in (anna, bert):
@@ -61,6 +62,7 @@ def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, 
         expect(bert_row.get_by_test_id("plays-against")).to_have_text(f"spielt gegen {anna_user['name']}")
         anna_row = anna.get_by_test_id("player").filter(has=anna.locator("span.name", has_text=anna_user["name"]))
         expect(anna_row.get_by_test_id("player-elo")).to_have_text("⬢ 1612 · ⚓ 1490")  # the Elo beside the name
+        anna.screenshot(path=str(shots / "quick-match-left-the-table.png"))
         anna.get_by_test_id("leave-back").click()
         anna.wait_for_url(re.compile(rf"#/partie/{game_id}$"))
         anna.locator("[data-stone=a5]").wait_for()

@@ -7,6 +7,7 @@ import type { TableSummary } from "../protocol";
 import { qt } from "../quickmatch/texts";
 import { gameApi } from "../table/game_socket";
 import { GAME_TITLES } from "../table/seat_names";
+import "./running_games.css";
 
 const REFRESH_MS = 15_000;
 const SOON_MS = 300; // a burst of list changes costs one request

@@ -37,7 +37,7 @@ export class QuickMatchPanel {
         heading,
         el("p", { class: "searching", role: "status", "data-testid": "quick-searching" },
           `${qt("searching")} ${GAMES[this.status.game]?.title ?? this.status.game} … `,
-          el("small", {}, `(${this.status.waiting} ${qt("waitingCount")})`)),
+          el("small", {}, `(${this.status.waiting} ${qt(this.status.waiting === 1 ? "waitingOne" : "waitingCount")})`)),
         cancel,
       );
       return;

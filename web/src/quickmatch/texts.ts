@@ -11,6 +11,7 @@ const TEXTS = {
   clocks: { de: "Bedenkzeit (keine gewählt: jede)", en: "Time control (none chosen: any)" },
   noClock: { de: "ohne Uhr", en: "no clock" },
   searching: { de: "Suche einen Gegner für", en: "Looking for an opponent for" },
+  waitingOne: { de: "wartet gerade", en: "waiting now" },
   waitingCount: { de: "warten gerade", en: "waiting now" },
   cancel: { de: "Abbrechen", en: "Cancel" },
   running: { de: "Laufende Partien", en: "Running games" },
