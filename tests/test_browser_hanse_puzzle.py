@@ -4,18 +4,20 @@ and the best moves with their values; the stars stay with the player (list and s
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from services.lobby import hanse_puzzles
 from tests.lobby_fixtures import lobby  # noqa: F401  (fixture)
 from tests.stack import ServiceProcess
 from tests.test_browser_hanse import tap_move
-from tests.test_browser_table import browser, guest_page  # noqa: F401  (fixture)
+from tests.test_browser_table import browser, guest_page, shots  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
 
-def test_solve_a_handelsaufgabe(browser, lobby: ServiceProcess) -> None:  # noqa: ANN001, F811
+def test_solve_a_handelsaufgabe(browser, lobby: ServiceProcess, shots: Path) -> None:  # noqa: ANN001, F811
     from playwright.sync_api import expect
 
     data = hanse_puzzles.puzzle("punkte-01")
@@ -39,14 +41,17 @@ def test_solve_a_handelsaufgabe(browser, lobby: ServiceProcess) -> None:  # noqa
         expect(page.get_by_test_id("trade-text")).to_have_attribute("data-move", best["move"])
         page.get_by_test_id("play-selection").click()
         expect(page.get_by_test_id("puzzle-stars")).to_have_attribute("data-stars", "3")
+        expect(page.get_by_test_id("puzzle-best-stars")).to_have_text("★★★")
         rows = page.get_by_test_id("puzzle-best-move")
         expect(rows).to_have_count(min(5, len(data["moves"])))
         expect(rows.first).to_contain_text(best["move"])
         expect(rows.first).to_contain_text(str(best["value"]))
+        page.screenshot(path=str(shots / "handelsaufgabe-solved.png"), full_page=True)
 
         page.get_by_test_id("puzzle-all").click()
         expect(page.get_by_test_id("puzzle-link-punkte-01")).to_have_attribute("data-stars", "3")
         expect(page.get_by_test_id("puzzle-total")).to_contain_text("3 / 72")
+        page.screenshot(path=str(shots / "handelsaufgaben-list.png"), full_page=True)
         stored = page.evaluate("fetch('/api/handelsaufgaben').then(r => r.json())")
         assert next(p for p in stored["puzzles"] if p["id"] == "punkte-01")["stars"] == 3
         assert stored["stars"] == 3 and user["guest"]

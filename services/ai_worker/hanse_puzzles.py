@@ -4,22 +4,21 @@
 
 Plays Stark against Stark with fixed match seeds (a fixed number of sampled deals per
 move instead of a clock, so every machine plays the same matches) and looks at every
-position where a seat is to move, as that seat sees it:
-
-Positions before ply :data:`MIN_PLY` are skipped.
+position from ply :data:`MIN_PLY` on where a seat is to move, as that seat sees it:
 
 * "Punkte": at least :data:`MIN_SCORING_MOVES` moves take points (sales of at least
-  :data:`MIN_SCORING_GOODS` goods), one of them takes
-  the most and leads the next by at least one point (points as in
+  :data:`MIN_SCORING_GOODS` goods); one takes the most and leads the next by at least
+  one point; and the obvious answer misleads: that move is not both the sale with the
+  most Zinnmarken and the sale of the most cards (points as in
   :func:`services.lobby.hanse_puzzles.move_points`).
 * "Bester Zug": Stark's values of every legal move (``analyse`` then ``value_of``
   over :data:`SOLVE_SAMPLES` sampled deals, seeded from the view) put one move ahead
   of the second best by at least :data:`~services.lobby.hanse_puzzles.CLEAR_GAP`.
 
 At most :data:`PER_MATCH` puzzles of a kind come from one match and a position
-serves one puzzle only, so the positions differ; the first twelve of each kind found in seed order are kept.  The output holds
-the position (full, hidden cards included), the solving seat and every legal move's
-value, best first.  Running it again writes the same file.
+serves one puzzle only, so the positions differ; the first twelve of each kind found
+in seed order are kept.  The output holds the position (full, hidden cards included),
+the solving seat and every legal move's value, best first.  Running it again writes the same file.
 """
 
 from __future__ import annotations
@@ -68,6 +67,14 @@ def _points_puzzle(view: dict[str, Any]) -> list[dict[str, Any]] | None:
     if len(scoring) < MIN_SCORING_MOVES or len(goods) < MIN_SCORING_GOODS:
         return None
     if table[0]["value"] - table[1]["value"] < 1:
+        return None
+    # Only where the obvious answer misleads: the sale with the most Zinnmarken or the one
+    # of the most cards is not the one that takes the most points (a Ratsmarke decides, or
+    # a short pile gives nothing for extra cards).
+    effects = {m["text"]: m["effect"] for m in view["legal_moves"]}
+    most_zinn = max(scoring, key=lambda row: effects[row["move"]]["zinn_sum"])["move"]
+    most_cards = max(scoring, key=lambda row: len(effects[row["move"]]["hand_out"]))["move"]
+    if table[0]["move"] == most_zinn == most_cards:
         return None
     return table
 

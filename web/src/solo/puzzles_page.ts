@@ -64,6 +64,7 @@ export class PuzzlePage {
   private readonly boardHost = el("div", { class: "puzzle-board" });
   private readonly result = el("section", { class: "puzzle-result", "data-testid": "puzzle-result" });
   private readonly problem = el("p", { class: "form-error", role: "alert", "data-testid": "puzzle-error" });
+  private readonly bestStars = el("span", { class: "stars", "data-testid": "puzzle-best-stars" });
   private board: Board | null = null;
   private puzzle: Puzzle | null = null;
   private next: string | null = null;
@@ -99,10 +100,11 @@ export class PuzzlePage {
     const kind = puzzle.kind as Kind;
     this.root.replaceChildren(
       soloTabs("handelsaufgaben"),
-      el("h2", {}, `${st("puzzles")}: ${title(puzzle.id, kind)} `, el("span", { class: "stars", "data-testid": "puzzle-best-stars" }, starMarks(puzzle.stars))),
+      el("h2", {}, `${st("puzzles")}: ${title(puzzle.id, kind)} `, this.bestStars),
       el("p", { "data-testid": "puzzle-task" }, st(kind === "punkte" ? "task_punkte" : "task_bester_zug"), " ", st("howTo")),
       el("p", { class: "hint" }, st(kind === "punkte" ? "starRule_punkte" : "starRule_bester_zug")),
       this.boardHost, this.problem, this.result);
+    this.bestStars.textContent = starMarks(puzzle.stars);
     this.showBoard(true);
   }
 
@@ -123,6 +125,7 @@ export class PuzzlePage {
     try {
       const answer = await lobbyJson<PuzzleAnswer>(`/api/handelsaufgaben/${encodeURIComponent(this.id)}`, { move });
       this.puzzle = { ...this.puzzle!, stars: answer.best_stars };
+      this.bestStars.textContent = starMarks(answer.best_stars);
       this.showBoard(false);
       this.showResult(answer);
     } catch (error) {
