@@ -143,7 +143,7 @@ export class Wartesaal {
       this.playersVersion = version;
       this.playerList = players;
       this.renderPlayers();
-      this.running.refreshSoon(); // someone's status changed: a game may have started or ended
+      this.running.playersChanged(players); // a game may have started or ended
     });
     this.socket.on("error", ({ message }) => this.showNotice(message));
   }

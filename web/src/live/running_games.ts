@@ -1,9 +1,8 @@
 // Who plays whom, in the Wartesaal: the running Wartesaal games (names, game); a click on
 // one opens its table as a spectator. Read from the game service's /api/games/live, again
-// whenever the player list changes (a game starting or ending changes someone's status)
-// and every REFRESH_MS besides.
+// when the player list shows someone begin or stop playing, and every REFRESH_MS besides.
 import { el } from "../dom";
-import type { TableSummary } from "../protocol";
+import type { Player, TableSummary } from "../protocol";
 import { qt } from "../quickmatch/texts";
 import { gameApi } from "../table/game_socket";
 import { GAME_TITLES } from "../table/seat_names";
@@ -18,6 +17,7 @@ export class RunningGames {
   private games: TableSummary[] = [];
   private timer = 0;
   private soon = 0;
+  private playing = ""; // who was playing in the last player list
 
   constructor(private readonly onChange: () => void) {
     this.timer = window.setInterval(() => void this.refresh(), REFRESH_MS);
@@ -30,8 +30,12 @@ export class RunningGames {
     window.clearTimeout(this.soon);
   }
 
-  /** Ask again shortly (the player list changed). */
-  refreshSoon(): void {
+  /** A new player list: ask again shortly if someone began or stopped playing (only then can
+   * the running games differ, so a join or a chat costs the game service nothing). */
+  playersChanged(players: Player[]): void {
+    const playing = players.filter((p) => p.status !== "frei").map((p) => p.user_id).sort((a, b) => a - b).join(",");
+    if (playing === this.playing) return;
+    this.playing = playing;
     window.clearTimeout(this.soon);
     this.soon = window.setTimeout(() => void this.refresh(), SOON_MS);
   }
