@@ -63,6 +63,11 @@ def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, 
         anna_row = anna.get_by_test_id("player").filter(has=anna.locator("span.name", has_text=anna_user["name"]))
         expect(anna_row.get_by_test_id("player-elo")).to_have_text("⬢ 1612 · ⚓ 1490")  # the Elo beside the name
         anna.screenshot(path=str(shots / "quick-match-left-the-table.png"))
+        # Battlehanse's lists link its Tagesliste (on the Tagesmarkt page).
+        rankings = anna.get_by_test_id("rankings")
+        expect(rankings.get_by_test_id("ranking-daily")).to_have_count(0)
+        rankings.get_by_test_id("ranking-game-hanse").click()
+        expect(rankings.get_by_test_id("ranking-daily")).to_have_attribute("href", "#/tagesmarkt")
         anna.get_by_test_id("leave-back").click()
         anna.wait_for_url(re.compile(rf"#/partie/{game_id}$"))
         anna.locator("[data-stone=a5]").wait_for()
