@@ -97,10 +97,14 @@ def play_round(pool, game_id: int, rng: random.Random) -> int:  # noqa: ANN001
         state = HANSE.apply(state, text, seat)
         moves.append(text)
         seats.append(seat)
+    outcome = HANSE.outcome(state)
+    assert outcome is not None  # one Ratssiegel: the round's end is the match's
     with pool.connection() as conn, conn.transaction():
         game_store.write_turn(conn, game_id, moves=moves, move_seats=seats, move_times=[0] * len(moves),
                               remaining_ms=None, lag_quota_ms=row.lag_quota_ms, turn_started_at=row.turn_started_at,
                               version=row.version + len(moves), draw_offer=None, takeback_offer=None)
+        game_store.finish(conn, game_id, result=outcome.to_dict(), record=None, remaining_ms=None,
+                          version=row.version + len(moves) + 1, finished_at=dt.datetime.now(UTC))
     totals = state.rounds[0]["players"]
     return totals[0]["total"] - totals[1]["total"]
 
@@ -136,6 +140,22 @@ def test_only_the_first_attempt_of_the_day_enters_the_list(pool) -> None:  # noq
     assert {e["name"]: e["score"] for e in entries} == {alice.name: score_first, bert.name: score_other}
     assert [e["score"] for e in entries] == sorted((score_first, score_other), reverse=True)
     assert mine["counted_score"] == score_first and mine["counted_game_id"] == first["game_id"]
+
+
+def test_a_counted_table_left_before_the_round_ended_scores_nothing(pool) -> None:  # noqa: F811, ANN001
+    now = at("2031-05-20T12:00:00")
+    player = registered(pool)
+    first = start(pool, player, now)
+    with pool.connection() as conn, conn.transaction():
+        game_store.finish(conn, first["game_id"], result={"winner": None, "reason": "verlassen", "de": "", "en": "",
+                                                          "score": None},
+                          record=None, remaining_ms=None, version=1, finished_at=None, status="aborted")
+    second = start(pool, player, now + dt.timedelta(minutes=5))
+    assert not second["counted"]  # the left table was the day's first attempt
+    with pool.connection() as conn, conn.transaction():
+        mine = daily_market.player_status(conn, player, daily_market.berlin_day(now))
+        assert daily_market.tagesliste(conn, daily_market.berlin_day(now)) == []
+    assert mine["played_today"] and mine["counted_game_id"] is None and mine["practice_today"] == 1
 
 
 def test_a_guest_plays_practice_and_the_streak_spans_days(pool) -> None:  # noqa: ANN001

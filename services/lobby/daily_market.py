@@ -100,15 +100,22 @@ def start_attempt(conn: psycopg.Connection, account: Account, now: dt.datetime) 
     return {"game_id": game_id, "day": day.isoformat(), "counted": counted}
 
 
-def settle_scores(conn: psycopg.Connection, where: str, params: tuple) -> None:
-    """Write the score of every open attempt matching ``where`` whose round has ended."""
+def settle_scores(conn: psycopg.Connection, where: str, params: tuple, finished_only: bool = False) -> None:
+    """Write the score of every open attempt matching ``where`` whose round has ended.
+
+    ``finished_only`` looks only at ended tables: one Ratssiegel ends the match with the
+    round, so that is every scored round but a full tie's (which its player's own status
+    settles); the Tagesliste then need not replay the day's running tables."""
     open_rows = conn.execute(
-        f"SELECT id, game_id FROM hanse_daily_attempts WHERE score IS NULL AND ({where})", params
+        "SELECT a.id, a.game_id FROM hanse_daily_attempts a JOIN games g ON g.id = a.game_id"
+        f" WHERE a.score IS NULL AND g.status <> 'aborted' AND ({where})"
+        + (" AND g.status = 'finished'" if finished_only else ""),
+        params,
     ).fetchall()
     cache = StateCache(size=len(open_rows) + 1)
     for attempt in open_rows:
         row = game_store.load(conn, attempt["game_id"])
-        if row is None or row.status == "aborted":
+        if row is None:
             continue
         score = round_score(cache.state(row))
         if score is not None:
@@ -124,7 +131,7 @@ def settle_scores(conn: psycopg.Connection, where: str, params: tuple) -> None:
 
 def tagesliste(conn: psycopg.Connection, day: dt.date) -> list[dict[str, Any]]:
     """The ten best counted scores of ``day`` (earlier finish first on equal scores)."""
-    settle_scores(conn, "day = %s AND counted", (day,))
+    settle_scores(conn, "a.day = %s AND a.counted", (day,), finished_only=True)
     rows = conn.execute(
         "SELECT u.name, a.score FROM hanse_daily_attempts a JOIN users u ON u.id = a.user_id"
         " WHERE a.day = %s AND a.counted AND a.score IS NOT NULL AND NOT u.is_guest"
@@ -136,13 +143,17 @@ def tagesliste(conn: psycopg.Connection, day: dt.date) -> list[dict[str, Any]]:
 
 def player_status(conn: psycopg.Connection, account: Account, today: dt.date) -> dict[str, Any]:
     """The player's own line: today's counted attempt (running or its score), practice count, streak."""
-    settle_scores(conn, "user_id = %s AND day = %s", (account.id, today))
+    settle_scores(conn, "a.user_id = %s AND a.day = %s", (account.id, today))
     rows = conn.execute(
-        "SELECT day, counted, score, game_id FROM hanse_daily_attempts WHERE user_id = %s AND day > %s",
+        "SELECT a.day, a.counted, a.score, a.game_id, g.status FROM hanse_daily_attempts a"
+        " JOIN games g ON g.id = a.game_id WHERE a.user_id = %s AND a.day > %s",
         (account.id, today - dt.timedelta(days=400)),
     ).fetchall()
     todays = [r for r in rows if r["day"] == today]
-    counted = next((r for r in todays if r["counted"]), None)
+    # A counted table given up or left before its round ended scores nothing: no counted
+    # attempt today any more (the page says so), but it was the day's first attempt.
+    counted = next((r for r in todays if r["counted"] and (r["score"] is not None or r["status"] == "running")),
+                   None)
     return {
         "played_today": bool(todays),
         "counted_game_id": counted["game_id"] if counted else None,

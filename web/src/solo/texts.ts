@@ -16,7 +16,7 @@ const TEXTS = {
   continueAttempt: { de: "Zu deinem Versuch", en: "To your attempt" },
   attemptRunning: { de: "Dein Versuch läuft.", en: "Your attempt is running." },
   yourScore: { de: "Dein Ergebnis heute", en: "Your score today" },
-  noCountedAttempt: { de: "Heute zählt für dich kein Versuch (Übung als Gast, mit Zug zurück oder Tipp) – alles Weitere ist Übung.", en: "No attempt counts for you today (practice as a guest, with undo or a hint) – everything else is practice." },
+  noCountedAttempt: { de: "Heute zählt für dich kein Versuch mehr (abgebrochen, aufgegeben, mit Zug zurück oder Tipp gespielt, oder als Gast geübt) – alles Weitere ist Übung.", en: "No attempt counts for you today any more (aborted, resigned, played with undo or a hint, or practised as a guest) – everything else is practice." },
   notYet: { de: "Du hast heute noch nicht gespielt.", en: "You have not played today." },
   streak: { de: "Serie", en: "Streak" },
   days: { de: "Tage in Folge", en: "days in a row" },
