@@ -51,6 +51,8 @@ def test_general_setup_by_hand_and_by_preset_then_a_fight_and_a_resignation(brow
         for page in (anna, bert):
             page.get_by_test_id("next-piece").wait_for()
             expect(page.get_by_test_id("opponent-setup")).to_contain_text("stellt noch auf")
+            # The rules line on an unfinished setup (seed 002 asks the rules to say it).
+            expect(page.get_by_test_id("setup-time-rule")).to_contain_text("für jede weitere Aktion 5 Minuten")
 
         # Blue: after a short time the eight Standard-Aufstellungen appear; take one over.
         bert.get_by_test_id("presets").wait_for()
@@ -144,6 +146,10 @@ def test_general_setup_by_hand_and_by_preset_then_a_fight_and_a_resignation(brow
             expect(page.locator("body")).to_contain_text("Aufgegeben", timeout=20_000)
         assert load(pool, game_id).result["reason"] == "aufgabe"
         assert load(pool, game_id).result["winner"] == 0
+        # After the game, everything: both see every rank, the enemy's included.
+        for page in (anna, bert):
+            expect(page.locator("svg.general g.piece.hidden-rank")).to_have_count(0, timeout=20_000)
+            assert page.locator("svg.general g.piece.red").count() + page.locator("svg.general g.piece.blue").count() > 70
     finally:
         ctx_a.close()
         ctx_b.close()
