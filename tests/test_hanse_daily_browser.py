@@ -44,5 +44,6 @@ def test_a_guest_practises_todays_market(browser, services: tuple[ServiceProcess
         page.screenshot(path=str(shots / "tagesmarkt-table.png"))
         page.goto(f"{lobby.url}/#/tagesmarkt")
         expect(page.get_by_test_id("daily-list-empty").or_(page.get_by_test_id("daily-list"))).to_be_visible()
+        page.screenshot(path=str(shots / "tagesmarkt-page.png"), full_page=True)
     finally:
         context.close()

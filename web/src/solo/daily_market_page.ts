@@ -68,7 +68,7 @@ export class DailyMarketPage {
       rows.length
         ? el("table", { "data-testid": "daily-list" }, el("tr", {}, el("th", {}, st("rank")), el("th", {}, st("player")), el("th", {}, st("points"))), ...rows)
         : el("p", { "data-testid": "daily-list-empty" }, st("emptyList")));
-    this.root.replaceChildren(soloTabs("tagesmarkt"), el("h2", {}, `${st("dailyMarket")} · ${st("today")}: ${day}`), el("p", { class: "solo-rules" }, st("dailyRules")), status, this.problem, list);
+    this.root.replaceChildren(soloTabs("tagesmarkt"), el("h2", {}, `${st("dailyMarket")} · ${st("today")}: ${day}`), el("p", { class: "solo-rules" }, st("dailyRules"), " ", st("assistWarning")), status, this.problem, list);
   }
 
   private async start(button: HTMLButtonElement): Promise<void> {

@@ -9,6 +9,7 @@ const TEXTS = {
     de: "Eine Runde gegen den Computer (Mittel). Heute haben alle denselben Nachziehstapel und dieselben Ratsmarken, du beginnst. Gewertet wird dein Punktabstand zum Computer am Rundenende. Es zählt nur der erste Versuch des Tages – danach ist es Übung.",
     en: "One round against the computer (Mittel). Today everyone gets the same deck and the same Ratsmarken, and you begin. Your score is your point difference to the computer at the round's end. Only the day's first attempt counts – after that it is practice.",
   },
+  assistWarning: { de: "Zug zurück oder Tipp machen den Versuch zur Übung.", en: "Undo or a hint turn the attempt into practice." },
   today: { de: "Heute", en: "Today" },
   play: { de: "Tagesmarkt spielen", en: "Play the daily market" },
   practice: { de: "Üben", en: "Practise" },
