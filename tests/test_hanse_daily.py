@@ -84,14 +84,17 @@ def start(pool, account: accounts.Account, now: dt.datetime) -> dict:  # noqa: A
         return daily_market.start_attempt(conn, account, now)
 
 
-def play_round(pool, game_id: int, rng: random.Random) -> int:  # noqa: ANN001
+def play_round(pool, game_id: int, rng: random.Random, reshuffle: tuple[int, int] | None = None) -> int:  # noqa: ANN001
     """Play the table's first round to its end (both seats, random legal moves), as the
-    game service would store it; returns the player's points minus the computer's."""
+    game service would store it (``reshuffle``: a Zug zurück's (ply, seed), mixed in as
+    the table replays it); returns the player's points minus the computer's."""
     with pool.connection() as conn:
         row = game_store.load(conn, game_id)
     state = HANSE.new_game(row.options, row.seed)
     moves, seats = [], []
     while not state.rounds:
+        if reshuffle is not None and len(moves) == reshuffle[0]:
+            state = HANSE.reshuffle_unseen(state, reshuffle[1])
         seat = HANSE.to_move(state)[0]
         text = rng.choice(HANSE.legal_moves(state, seat)).text
         state = HANSE.apply(state, text, seat)
@@ -140,6 +143,26 @@ def test_only_the_first_attempt_of_the_day_enters_the_list(pool) -> None:  # noq
     assert {e["name"]: e["score"] for e in entries} == {alice.name: score_first, bert.name: score_other}
     assert [e["score"] for e in entries] == sorted((score_first, score_other), reverse=True)
     assert mine["counted_score"] == score_first and mine["counted_game_id"] == first["game_id"]
+
+
+def test_a_round_with_a_tipp_or_zug_zurueck_is_practice(pool) -> None:  # noqa: ANN001
+    now = at("2031-06-02T12:00:00")
+    day = daily_market.berlin_day(now)
+    hinted, undone = registered(pool), registered(pool)
+    games = [start(pool, hinted, now)["game_id"], start(pool, undone, now)["game_id"]]
+    with pool.connection() as conn, conn.transaction():
+        conn.execute("UPDATE games SET hints = 1 WHERE id = %s", (games[0],))
+        conn.execute("UPDATE games SET reshuffles = '[[4, 77]]' WHERE id = %s", (games[1],))
+    rng = random.Random(9)
+    play_round(pool, games[0], rng)
+    play_round(pool, games[1], rng, reshuffle=(4, 77))
+    with pool.connection() as conn, conn.transaction():
+        assert daily_market.tagesliste(conn, day) == []
+        for account in (hinted, undone):
+            mine = daily_market.player_status(conn, account, day)
+            assert mine["played_today"] and mine["counted_game_id"] is None
+        scores = conn.execute("SELECT score FROM hanse_daily_attempts WHERE game_id = ANY(%s)", (games,)).fetchall()
+    assert all(r["score"] is not None for r in scores)  # scored, as practice
 
 
 def test_a_counted_table_left_before_the_round_ended_scores_nothing(pool) -> None:  # noqa: F811, ANN001

@@ -107,7 +107,9 @@ def settle_scores(conn: psycopg.Connection, where: str, params: tuple, finished_
     round, so that is every scored round but a full tie's (which its player's own status
     settles); the Tagesliste then need not replay the day's running tables."""
     open_rows = conn.execute(
-        "SELECT a.id, a.game_id FROM hanse_daily_attempts a JOIN games g ON g.id = a.game_id"
+        # reshuffles (one per Zug zurück) and hints (Tipps) are the table's own marks (0007).
+        "SELECT a.id, a.game_id, jsonb_array_length(g.reshuffles) > 0 OR g.hints > 0 AS assisted"
+        " FROM hanse_daily_attempts a JOIN games g ON g.id = a.game_id"
         f" WHERE a.score IS NULL AND g.status <> 'aborted' AND ({where})"
         + (" AND g.status = 'finished'" if finished_only else ""),
         params,
@@ -121,11 +123,10 @@ def settle_scores(conn: psycopg.Connection, where: str, params: tuple, finished_
         if score is not None:
             # Zug zurück or a Tipp in the round: the score stays the player's, but it is
             # practice (no other attempt of the day can take its place in the list).
-            assisted = bool(getattr(row, "reshuffles", ())) or bool(getattr(row, "hints", 0))
             conn.execute(
                 "UPDATE hanse_daily_attempts SET score = %s, finished_at = COALESCE(%s, now()),"
                 " counted = counted AND NOT %s WHERE id = %s AND score IS NULL",
-                (score, row.finished_at, assisted, attempt["id"]),
+                (score, row.finished_at, attempt["assisted"], attempt["id"]),
             )
 
 
