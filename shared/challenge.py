@@ -111,6 +111,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "de": "„Gegner suchen“ gibt es für dieses Spiel nicht – fordere jemanden aus der Spielerliste heraus.",
         "en": "“Find an opponent” is not available for this game – challenge someone from the player list.",
     },
+    "seek_playing": {
+        "de": "Du spielst gerade eine Partie – „Gegner suchen“ geht danach.",
+        "en": "You are playing a game – “Find an opponent” is possible afterwards.",
+    },
     "seek_out_of_range": {
         "de": "Diese Suche gilt für Spieler mit {low} bis {high} Elo; du hast {elo}.",
         "en": "This seek is for players rated {low} to {high}; you have {elo}.",

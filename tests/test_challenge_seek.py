@@ -105,6 +105,10 @@ def test_a_seek_in_the_wartesaal_is_taken_by_someone_of_that_strength(lobby, poo
         # Taken once: a late second taker is told it is closed.
         cara.emit("seek:take", {"seek_id": seek["id"]})
         assert cara.wait_for("error", lambda e: e["code"] == "challenge_closed")
+        # Who plays now seeks no more: Anna is told so, and no seek of hers opens.
+        anna.emit("seek:create", {"game": "general"})
+        assert anna.wait_for("error", lambda e: e["code"] == "seek_playing")["message"].startswith("Du spielst")
+        assert seeks_of(cara, a) == []
     finally:
         redis_client.hdel("ratings:elo", c)
         for client in (anna, bert, cara):

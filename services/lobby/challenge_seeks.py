@@ -19,7 +19,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flask_socketio import emit
@@ -36,6 +37,14 @@ if TYPE_CHECKING:
 START_ELO = 1500  # a player without a rated game of this game (shared.elo's start value)
 
 
+@dataclass(frozen=True)
+class SeekHooks:
+    """What the challenges need of the seeks."""
+
+    announce: Callable[[], None]  # send the open seeks to every Wartesaal page
+    players_started: Callable[[Iterable[int]], None]  # these users began a game: their seeks end
+
+
 def public_seek(seek: Challenge, now: float) -> dict[str, Any]:
     """The protocol's ``Seek`` record."""
     low, high = negotiation.seek_range(seek)
@@ -44,8 +53,8 @@ def public_seek(seek: Challenge, now: float) -> dict[str, Any]:
 
 
 def register_seeks(lobby: Lobby, sockets: WartesaalSockets, store: ChallengeStore,
-                   tell: Callable[[Challenge], None], try_start: Callable[[Challenge], None]) -> Callable[[], None]:
-    """Register the seek events; returns ``announce`` (send the open seeks to every page)."""
+                   tell: Callable[[Challenge], None], try_start: Callable[[Challenge], None]) -> SeekHooks:
+    """Register the seek events."""
     socketio = lobby.socketio
     handles = sockets.handles
 
@@ -70,8 +79,20 @@ def register_seeks(lobby: Lobby, sockets: WartesaalSockets, store: ChallengeStor
             withdrawn = withdrawn or changed is not None
         return withdrawn
 
+    def playing(user_id: int) -> bool:
+        raw = lobby.redis.hget("presence:status", user_id)
+        return (raw.decode() if isinstance(raw, bytes) else raw) == "spielt"
+
     def take(seek_id: str, taker: Party, elo: int) -> None:
         """Take the seek (refusals raise); the game starts."""
+        if playing(taker.user_id):
+            raise ChallengeRefusal("seek_playing")
+        seek = store.get(seek_id)
+        if seek is not None and seek.is_seek and playing(seek.challenger.user_id):
+            # The seeker began another game meanwhile (e.g. a Schnelle Partie): the seek ends.
+            if withdraw_seeks(seek.challenger.user_id):
+                announce()
+            raise ChallengeRefusal("challenge_closed", status="withdrawn")
         changed = store.transition(seek_id, lambda c: negotiation.take_seek(c, taker, elo, time.time()))
         if changed is None:
             raise ChallengeRefusal("challenge_unknown")
@@ -84,6 +105,8 @@ def register_seeks(lobby: Lobby, sockets: WartesaalSockets, store: ChallengeStor
     def create(conn: Connection, payload: dict) -> None:
         game = payload["game"]
         me = Party(conn.user_id, conn.name)
+        if playing(conn.user_id):
+            raise ChallengeRefusal("seek_playing")
         elo = elo_of(conn.user_id, game)
         seek = negotiation.open_seek(me, game, elo, time.time())  # refuses a game without seeks first
         # Someone of this strength already seeks: that is the opponent (nearest Elo, then the oldest).
@@ -118,7 +141,11 @@ def register_seeks(lobby: Lobby, sockets: WartesaalSockets, store: ChallengeStor
         if withdraw_seeks(conn.user_id):
             announce()
 
+    def players_started(user_ids: Iterable[int]) -> None:
+        if any([withdraw_seeks(user_id) for user_id in user_ids]):
+            announce()
+
     sockets.on_join.append(send_seeks)
     sockets.on_leave.append(leave)
-    return announce
+    return SeekHooks(announce, players_started)
 

@@ -81,6 +81,7 @@ def register_challenges(lobby: Lobby, sockets: WartesaalSockets) -> None:
     def announce_start(challenge: Challenge, game_id: int) -> None:
         for party in challenge.parties():
             presence.set_status(lobby.redis, party.user_id, "spielt")
+        seeks.players_started(party.user_id for party in challenge.parties())  # who plays seeks no more
         lobby.broadcast_players()
         tell(challenge)
         payload = {"challenge_id": challenge.id, "game_id": game_id, "game": challenge.game}
@@ -155,7 +156,7 @@ def register_challenges(lobby: Lobby, sockets: WartesaalSockets) -> None:
         store.add(challenge)
         tell(challenge)
 
-    announce_seeks = register_seeks(lobby, sockets, store, tell, try_start)
+    seeks = register_seeks(lobby, sockets, store, tell, try_start)
 
     def send_open(conn: Connection) -> None:
         now = time.time()
@@ -178,7 +179,7 @@ def register_challenges(lobby: Lobby, sockets: WartesaalSockets) -> None:
             if changed:
                 # A seek nobody took leaves the list; a challenge tells both sides.
                 if changed[1].is_seek:
-                    announce_seeks()
+                    seeks.announce()
                 else:
                     tell(changed[1])
 
