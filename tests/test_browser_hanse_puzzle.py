@@ -44,7 +44,8 @@ def test_solve_a_handelsaufgabe(browser, lobby: ServiceProcess, shots: Path) -> 
         expect(page.get_by_test_id("puzzle-best-stars")).to_have_text("★★★")
         rows = page.get_by_test_id("puzzle-best-move")
         expect(rows).to_have_count(min(5, len(data["moves"])))
-        expect(rows.first).to_contain_text(best["move"])
+        expect(rows.first).to_have_attribute("data-move", best["move"])
+        expect(rows.first).to_contain_text("Du verkaufst")  # in words, as the Handelskasten says it
         expect(rows.first).to_contain_text(str(best["value"]))
         page.screenshot(path=str(shots / "handelsaufgabe-solved.png"), full_page=True)
 

@@ -3,6 +3,7 @@
 // judges the move (the board only offers the view's legal moves) and keeps your best stars.
 import "./solo.css";
 import type { Board } from "../boards/board";
+import { describeMove } from "../boards/hanse";
 import { boardFor } from "../boards/index";
 import { el } from "../dom";
 import type { Puzzle, PuzzleAnswer, PuzzleList, PuzzleMoveValue } from "../protocol";
@@ -19,6 +20,13 @@ function kindName(kind: Kind): string {
 /** "Punkte 3" from "punkte-03". */
 function title(id: string, kind: Kind): string {
   return `${kindName(kind)} ${Number(id.split("-").pop())}`;
+}
+
+/** A move in words, as the Handelskasten says it ("Du verkaufst 3 Pelz: …"), from the view's effect. */
+function moveWords(view: Record<string, unknown>, text: string): string {
+  const moves = (view.legal_moves ?? []) as Array<{ text: string; effect: Parameters<typeof describeMove>[0] }>;
+  const found = moves.find((m) => m.text === text);
+  return found ? describeMove(found.effect) : text;
 }
 
 function formatValue(value: unknown): string {
@@ -137,9 +145,10 @@ export class PuzzlePage {
   }
 
   private showResult(answer: PuzzleAnswer): void {
+    const view = this.puzzle!.view;
     const row = (entry: PuzzleMoveValue) =>
-      el("tr", { "data-testid": "puzzle-best-move", class: entry.move === answer.move ? "mine" : undefined },
-        el("td", {}, entry.move), el("td", { class: "num" }, formatValue(entry.value)));
+      el("tr", { "data-testid": "puzzle-best-move", "data-move": entry.move, class: entry.move === answer.move ? "mine" : undefined },
+        el("td", {}, moveWords(view, entry.move)), el("td", { class: "num" }, formatValue(entry.value)));
     const again = el("button", { type: "button", "data-testid": "puzzle-again" }, st("tryAgain"));
     again.addEventListener("click", () => {
       this.result.replaceChildren();
@@ -149,7 +158,7 @@ export class PuzzlePage {
     if (this.next) links.push(el("a", { href: `#/handelsaufgaben/${this.next}`, class: "button", "data-testid": "puzzle-next" }, st("nextPuzzle")));
     this.result.replaceChildren(
       el("p", { class: "stars big", "data-testid": "puzzle-stars", "data-stars": String(answer.stars) }, `${st("yourStars")}: ${starMarks(answer.stars)}`),
-      el("p", { "data-testid": "puzzle-your-move" }, `${st("yourMove")}: ${answer.move} (${st("value")} ${formatValue(answer.value)})`),
+      el("p", { "data-testid": "puzzle-your-move" }, `${st("yourMove")}: ${moveWords(view, answer.move)} (${st("value")} ${formatValue(answer.value)})`),
       el("h3", {}, st("bestMoves")),
       el("table", { class: "puzzle-best" }, el("tr", {}, el("th", {}, st("move")), el("th", {}, st("value"))), ...answer.best.map(row)),
       el("p", {}, ...links));
