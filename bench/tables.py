@@ -10,7 +10,11 @@ A move's round trip is the time from sending it to the *opponent* receiving the
 table state with the move in it (both clients live in this process, so one clock
 measures both ends).  Reported per server: p50/p99 round trip, moves per second,
 errors (refusals, disconnects, moves unanswered at the end), and the ratios of the
-game service to the echo server, which are the figures to watch.
+game service to the echo server, which are the figures to watch.  Beside them, the
+CPU time each server side spent per move (``cpu_ms_per_move``: the server process,
+and for the game service also PostgreSQL's and Redis's processes), read from the
+kernel's per-process counters over the measured window: unlike the round trips it
+hardly depends on what else the machine is doing.
 
 The echo server is started by this benchmark (``--echo-server``): Flask-SocketIO on
 gevent like the game service, with the same garbage-collector settings
@@ -35,6 +39,7 @@ if __name__ == "__main__" and "--echo-server" in sys.argv:
 import argparse  # noqa: E402
 import heapq  # noqa: E402
 import json  # noqa: E402
+import os  # noqa: E402
 import random  # noqa: E402
 import shutil  # noqa: E402
 import statistics  # noqa: E402
@@ -207,8 +212,39 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def run_games(url: str, pairs: list[tuple[int, str, str]], seconds: float, echo: bool) -> dict[str, Any]:
-    """Play every (game_id, token0, token1) pair for ``seconds``; the round-trip figures."""
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time the processes ``pids`` have used so far (gone ones count 0)."""
+    import psutil
+
+    total = 0.0
+    for pid in pids:
+        try:
+            times = psutil.Process(pid).cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def processes_under(path: Path) -> list[int]:
+    """The embedded PostgreSQL and Redis of this run (their command lines name ``path``) and their children."""
+    import psutil
+
+    pids: list[int] = []
+    for proc in psutil.process_iter(["pid", "cmdline"]):
+        try:
+            if any(str(path) in part for part in proc.info["cmdline"] or ()):
+                pids.append(proc.pid)
+                pids.extend(child.pid for child in proc.children(recursive=True))
+        except psutil.Error:
+            continue
+    return sorted(set(pids))
+
+
+def run_games(url: str, pairs: list[tuple[int, str, str]], seconds: float, echo: bool,
+              cpu_groups: dict[str, Callable[[], list[int]]] | None = None) -> dict[str, Any]:
+    """Play every (game_id, token0, token1) pair for ``seconds``; the round-trip figures, and
+    the CPU time per move of each group of server processes in ``cpu_groups``."""
     tally, timers, rng = Tally(), Timers(), random.Random(1)
     players = [Player(url, tok, gid, tally, timers, random.Random(rng.random()), echo)
                for gid, t0, t1 in pairs for tok in (t0, t1)]
@@ -220,6 +256,8 @@ def run_games(url: str, pairs: list[tuple[int, str, str]], seconds: float, echo:
             connect_errors += 1
             print(f"connect failed: {exc!r}", file=sys.stderr)
     time.sleep(3)  # everyone seated, the first think times running
+    groups = {name: pids() for name, pids in (cpu_groups or {}).items()}
+    cpu_before = {name: cpu_seconds(pids) for name, pids in groups.items()}
     tally.round_trips_ms.clear()
     tally.measuring = True
     started = time.perf_counter()
@@ -227,6 +265,8 @@ def run_games(url: str, pairs: list[tuple[int, str, str]], seconds: float, echo:
     tally.measuring = False
     elapsed = time.perf_counter() - started
     moves = len(tally.round_trips_ms)
+    cpu_ms = {name: round((cpu_seconds(pids) - cpu_before[name]) * 1000 / max(1, moves), 3)
+              for name, pids in groups.items()}
     time.sleep(2)  # moves still in flight are not errors yet
     with tally.lock:
         late = {game: (version, sent) for game, (_seat, version, sent) in tally.sent_at.items()
@@ -246,6 +286,7 @@ def run_games(url: str, pairs: list[tuple[int, str, str]], seconds: float, echo:
         "max_ms": round(max(tally.round_trips_ms), 2) if moves else None,
         "errors": len(tally.errors) + unanswered + connect_errors,
         "error_codes": sorted(set(tally.errors)),
+        "cpu_ms_per_move": cpu_ms,
     }
 
 
@@ -286,7 +327,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="spielcenter-bench-tables-"))
     infra = start_infra(tmp / "infra")
     result: dict[str, Any] = {"games": args.games, "seconds": args.seconds, "think_s": list(THINK_S),
-                              "game": "hexagon"}
+                              "game": "hexagon", "load_average": [round(x, 2) for x in os.getloadavg()]}
     try:
         port = free_port()
         echo = subprocess.Popen([sys.executable, "-m", "bench.tables", "--echo-server", "--port", str(port)],
@@ -294,7 +335,8 @@ def main() -> int:
         try:
             wait_healthy(f"http://127.0.0.1:{port}", echo)
             fake = [(gid, "t", "t") for gid in range(1, args.games + 1)]
-            result["echo"] = run_games(f"http://127.0.0.1:{port}", fake, args.seconds, echo=True)
+            result["echo"] = run_games(f"http://127.0.0.1:{port}", fake, args.seconds, echo=True,
+                                       cpu_groups={"server": lambda: [echo.pid]})
         finally:
             echo.terminate()
             echo.wait(10)
@@ -310,7 +352,11 @@ def main() -> int:
                               auth_token.issue(b.id, b.name, "test-secret")))
         pool.close()
         with ServiceProcess("services.game", infra, "GAME_PORT", tmp / "logs", DB_POOL_MAX="20") as game:
-            result["game_service"] = run_games(game.url, pairs, args.seconds, echo=False)
+            assert game.process is not None
+            game_pid = game.process.pid
+            result["game_service"] = run_games(
+                game.url, pairs, args.seconds, echo=False,
+                cpu_groups={"server": lambda: [game_pid], "postgres_redis": lambda: processes_under(tmp / "infra")})
             if result["game_service"]["errors"]:
                 # What the service said about it (its log goes with the temporary directory).
                 for line in game.log_path.read_text().splitlines():

@@ -12,6 +12,12 @@ back up to the player's *quota*; the quota grows by ``gain`` every move up to
 / 100 + 0.15 s)``.  A flag falls only after a grace of ``min(quota, 2 s)``, so a
 move already on its way is not beaten by the flag.
 
+The reported lag is the client's own measured round trip to the game service (its
+``table:ping``): the server's turn time runs from sending the state to receiving the
+move, which spans one whole round trip besides the thinking.  The client is not
+trusted with more than :data:`MAX_REPORTED_LAG_MS` per move, whatever it claims (the
+quota limits what a steady over-claimer gains to one ``gain`` per move).
+
 Without a clock ("ohne Uhr") every move may take at most :data:`PER_MOVE_LIMIT_MS`.
 """
 
@@ -23,6 +29,7 @@ from typing import Any
 PER_MOVE_LIMIT_MS = 10 * 60 * 1000
 MAX_GAIN_MS = 1000
 MAX_GRACE_MS = 2000
+MAX_REPORTED_LAG_MS = 1000  # a round trip claimed beyond this counts as thinking time
 
 
 @dataclass(frozen=True)
@@ -74,12 +81,12 @@ def on_move(clock: Clock | None, remaining_ms: int | None, quota_ms: int, elapse
             reported_lag_ms: int = 0) -> MoveTiming:
     """Charge a move that took ``elapsed_ms`` of server time, crediting ``reported_lag_ms``.
 
-    With a clock: ``comp = min(lag, quota)``; the quota becomes ``min(quota + gain −
+    With a clock: ``comp = min(lag, quota)`` (lag capped at :data:`MAX_REPORTED_LAG_MS`); the quota becomes ``min(quota + gain −
     comp, 7·gain)``; the increment is added only if the clock is still positive.
     Without a clock (``clock`` None) the move is flagged past :data:`PER_MOVE_LIMIT_MS`.
     """
     elapsed_ms = max(0, elapsed_ms)
-    lag = max(0, reported_lag_ms)
+    lag = min(max(0, reported_lag_ms), MAX_REPORTED_LAG_MS)
     comp = min(lag, quota_ms, elapsed_ms)
     gain = quota_gain_ms(clock)
     quota = min(quota_ms + gain - comp, max_quota_ms(clock))

@@ -10,6 +10,11 @@ process handles them.
 A table replays exactly from ``(game, options, seed, moves, move_seats)`` (see
 migration 0003); ``move_times`` (ms per move), ``remaining_ms`` and
 ``turn_started_at`` let any process recompute the clocks after a restart.
+
+Every row carries PostgreSQL's ``xmin`` (the transaction that wrote this version of
+the row): a game-service process that cached a row writes the next move with one
+statement guarded by it (:func:`append_move`), so a write by anyone else since, even
+one that left ``version`` alone, makes that statement change nothing.
 """
 
 from __future__ import annotations
@@ -30,8 +35,11 @@ STRENGTHS = ("leicht", "mittel", "stark")
 _COLUMNS = (
     "id, game, options, seed, seat0_user_id, seat1_user_id, mode, strength, base_ms, inc_ms, rated, stake,"
     " moves, move_seats, move_times, remaining_ms, lag_quota_ms, turn_started_at, version, draw_offer,"
-    " takeback_offer, status, result, created_at, finished_at, reshuffles"
+    " takeback_offer, status, result, created_at, finished_at, reshuffles, takeback_declines,"
+    " takeback_declined_at, xmin::text::bigint AS xmin"
 )
+# What a write returns: the row version's new xmin.
+_RETURNING_XMIN = " RETURNING xmin::text::bigint AS xmin"
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,11 @@ class GameRow:
     finished_at: dt.datetime | None
     # Zug zurück at a computer table mixed the unseen cards: (ply, seed) each (migration 0007).
     reshuffles: tuple[tuple[int, int], ...] = ()
+    # ↶ Zurück requests of each seat declined in this game, and when the last was (migration 0013).
+    takeback_declines: tuple[int, int] = (0, 0)
+    takeback_declined_at: tuple[dt.datetime | None, dt.datetime | None] = (None, None)
+    # The transaction that wrote this version of the row (0: not known; matches no row).
+    xmin: int = 0
 
     @property
     def running(self) -> bool:
@@ -86,6 +99,9 @@ def _row(data: dict[str, Any]) -> GameRow:
         status=data["status"], result=data["result"], created_at=data["created_at"],
         finished_at=data["finished_at"],
         reshuffles=tuple((int(ply), int(seed)) for ply, seed in data.get("reshuffles") or ()),
+        takeback_declines=tuple(data.get("takeback_declines") or (0, 0)),
+        takeback_declined_at=tuple(data.get("takeback_declined_at") or (None, None)),
+        xmin=int(data.get("xmin") or 0),
     )
 
 
@@ -154,33 +170,70 @@ def db_now(conn: psycopg.Connection) -> dt.datetime:
 def write_turn(conn: psycopg.Connection, game_id: int, *, moves: list[str], move_seats: list[int | None],
                move_times: list[int], remaining_ms: list[int] | None, lag_quota_ms: list[int],
                turn_started_at: dt.datetime, version: int, draw_offer: int | None,
-               takeback_offer: int | None) -> None:
-    """Store the table after a move, an undo or a takeback (the whole move log at once)."""
-    conn.execute(
+               takeback_offer: int | None) -> int:
+    """Store the table after a move, an undo or a takeback (the whole move log at once); the new xmin."""
+    return _xmin_of(conn.execute(
         "UPDATE games SET moves = %s, move_seats = %s, move_times = %s, remaining_ms = %s, lag_quota_ms = %s,"
-        " turn_started_at = %s, version = %s, draw_offer = %s, takeback_offer = %s WHERE id = %s",
+        " turn_started_at = %s, version = %s, draw_offer = %s, takeback_offer = %s WHERE id = %s" + _RETURNING_XMIN,
         (moves, move_seats, move_times, remaining_ms, lag_quota_ms, turn_started_at, version, draw_offer,
          takeback_offer, game_id),
+    ))
+
+
+def _xmin_of(cur: psycopg.Cursor) -> int:
+    row = cur.fetchone()
+    if row is None:
+        return 0
+    return int(row["xmin"] if isinstance(row, dict) else row[0])
+
+
+def append_move(conn: psycopg.Connection, game_id: int, *, expected_xmin: int, move: str, seat: int | None,
+                spent_ms: int, remaining_ms: list[int] | None, lag_quota_ms: list[int],
+                turn_started_at: dt.datetime, version: int) -> int | None:
+    """Append one move to a row that is still exactly the version written by ``expected_xmin``.
+
+    One statement, one round trip, its own transaction on an autocommit connection
+    (the row lock is taken and released inside it).  Returns the new xmin, or None when
+    the row changed meanwhile (another process, another write): then nothing is written.
+    Offers lapse with a move, as in :func:`write_turn`."""
+    cur = conn.execute(
+        "UPDATE games SET moves = array_append(moves, %s::text), move_seats = array_append(move_seats, %s::smallint),"
+        " move_times = array_append(move_times, %s::integer), remaining_ms = %s, lag_quota_ms = %s,"
+        " turn_started_at = %s, version = %s, draw_offer = NULL, takeback_offer = NULL"
+        " WHERE id = %s AND xmin = %s::text::xid AND status = 'running'" + _RETURNING_XMIN,
+        (move, seat, spent_ms, remaining_ms, lag_quota_ms, turn_started_at, version, game_id, str(expected_xmin)),
     )
+    return _xmin_of(cur) or None
 
 
 def write_offers(conn: psycopg.Connection, game_id: int, *, version: int, draw_offer: int | None,
-                 takeback_offer: int | None) -> None:
-    conn.execute(
-        "UPDATE games SET version = %s, draw_offer = %s, takeback_offer = %s WHERE id = %s",
+                 takeback_offer: int | None) -> int:
+    """Store the open offers; the new xmin."""
+    return _xmin_of(conn.execute(
+        "UPDATE games SET version = %s, draw_offer = %s, takeback_offer = %s WHERE id = %s" + _RETURNING_XMIN,
         (version, draw_offer, takeback_offer, game_id),
-    )
+    ))
+
+
+def write_takeback_backoff(conn: psycopg.Connection, game_id: int, *, declines: tuple[int, int],
+                           declined_at: tuple[dt.datetime | None, dt.datetime | None]) -> int:
+    """Each seat's count of declined ↶ Zurück requests and the last decline's time; the new xmin."""
+    return _xmin_of(conn.execute(
+        "UPDATE games SET takeback_declines = %s, takeback_declined_at = %s::timestamptz[] WHERE id = %s"
+        + _RETURNING_XMIN,
+        (list(declines), list(declined_at), game_id),
+    ))
 
 
 def finish(conn: psycopg.Connection, game_id: int, *, result: dict[str, Any], record: str | None,
            remaining_ms: list[int] | None, version: int, finished_at: dt.datetime,
-           status: str = "finished") -> None:
-    """Mark the game over with ``result`` (winner, reason, de, en, score)."""
-    conn.execute(
+           status: str = "finished") -> int:
+    """Mark the game over with ``result`` (winner, reason, de, en, score); the new xmin."""
+    return _xmin_of(conn.execute(
         "UPDATE games SET status = %s, result = %s, record = %s, remaining_ms = %s, version = %s,"
-        " draw_offer = NULL, takeback_offer = NULL, finished_at = %s WHERE id = %s",
+        " draw_offer = NULL, takeback_offer = NULL, finished_at = %s WHERE id = %s" + _RETURNING_XMIN,
         (status, Jsonb(result), record, remaining_ms, version, finished_at, game_id),
-    )
+    ))
 
 
 def running_ids(conn: psycopg.Connection, after_id: int = 0) -> list[int]:

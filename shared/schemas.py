@@ -321,6 +321,7 @@ SERVER_EVENTS.update(
 GAME_NAMES = ("hexagon", "bullet", "general", "hanse")
 AI_STRENGTHS = ("leicht", "mittel", "stark")
 OFFER_ACTIONS = ("offer", "accept", "decline")
+CLAIM_ACTIONS = ("win", "draw")
 TABLE_MODES = ("wartesaal", "computer", "same_device")
 TABLE_STATUSES = ("running", "finished", "aborted")
 MOVE_MAX_LENGTH = 200
@@ -381,8 +382,8 @@ GAME_CLIENT_EVENTS: dict[str, Event] = {
         Event(
             "table:move",
             "Play a move (in the game's notation) on the table as it stood at `version`; a stale version is"
-            " refused with the current state. `lag_ms`: the client's measured network lag, credited up to the"
-            " lag quota.",
+            " refused with the current state. `lag_ms`: the client's measured network round trip (table:ping),"
+            " credited against the move's time up to the lag quota and at most one second.",
             {"game_id": Int(), "version": Int(), "move": Str(min_length=1, max_length=MOVE_MAX_LENGTH),
              "lag_ms": Optional(Int())},
         ),
@@ -403,6 +404,11 @@ GAME_CLIENT_EVENTS: dict[str, Event] = {
         Event("table:leave", "Stop receiving this table's updates (the game itself goes on).", {"game_id": Int()}),
         Event("ping_worker", "Round trip through a Celery worker (platform check).",
               {"nonce": Str(max_length=64)}),
+        Event("table:ping", "Measure the round trip to the game service (sent as a move's `lag_ms`); answered"
+              " with table:pong carrying `sent_ms` back.", {"sent_ms": Int()}),
+        Event("table:claim", "The opponent has had no connection to the running Wartesaal table for longer than"
+              " the leave rule allows (table:presence `claim_after_ms`): end the game as won (`win`) or as a draw"
+              " (`draw`).", {"game_id": Int(), "action": Enum(CLAIM_ACTIONS)}),
     )
 }
 
@@ -420,6 +426,15 @@ GAME_SERVER_EVENTS: dict[str, Event] = {
              "final_position_delay_ms": Int()},
         ),
         Event("pong_worker", "Answer to ping_worker.", {"nonce": Str(), "worker": Str(), "pid": Int()}),
+        Event("table:pong", "Answer to table:ping.", {"sent_ms": Int()}),
+        Event(
+            "table:presence",
+            "A player's connection to a running Wartesaal table: `present`, or away for `away_ms` when this was"
+            " sent. Once away for `claim_after_ms` the other player may end the game (table:claim); the leave"
+            " rule usually ends it first.",
+            {"game_id": Int(), "user_id": Int(), "present": Bool(), "away_ms": Optional(Int()),
+             "claim_after_ms": Int()},
+        ),
         Event(
             "error",
             "Your last event was refused; nothing changed.",

@@ -10,7 +10,7 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from shared import accounts, auth_token, game_store
-from shared.schemas import validate_server_event
+from shared.schemas import GAME_SERVER_EVENTS, validate_server_event
 from tests.stack import SocketProbe
 
 GAME_PATH = "game/socket.io"
@@ -48,6 +48,7 @@ class TableClient:
         self.probe = SocketProbe(url, token(account), GAME_PATH, lang=lang)
         self.states: dict[int, dict[str, Any]] = {}
         self.errors: list[dict[str, Any]] = []
+        self.others: list[tuple[str, Any]] = []  # every other event, in order
 
     def connect(self) -> TableClient:
         self.probe.connect()
@@ -68,6 +69,26 @@ class TableClient:
                 self.states[data["game_id"]] = data
         elif name == "error":
             self.errors.append(data)
+        else:
+            if name in GAME_SERVER_EVENTS:
+                validate_server_event(name, data)
+            self.others.append((name, data))
+
+    def event(self, name: str, where: Callable[[Any], bool] = lambda d: True, timeout: float = 10) -> Any:
+        """The first (not yet taken) ``name`` event satisfying ``where``; taken out of :attr:`others`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for i, (seen, data) in enumerate(self.others):
+                if seen == name and where(data):
+                    del self.others[i]
+                    return data
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no matching {name} event")
+            try:
+                self._pump(remaining)
+            except queue.Empty:
+                continue
 
     def state(self, game_id: int, where: Callable[[dict], bool] = lambda s: True, timeout: float = 10) -> dict:
         """The latest table:state of ``game_id`` once it satisfies ``where``."""

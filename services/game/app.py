@@ -146,8 +146,11 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     # commit does not wait for the disk (synchronous_commit off: PostgreSQL stays
     # consistent, but a crash of PostgreSQL itself, not of this service, may lose the
     # last fraction of a second of moves); a game's end does wait (Tables._finish).
+    # Autocommit: a move on a cached row is one UPDATE, its own transaction (one round
+    # trip); everything else opens its transaction explicitly (conn.transaction()).
     tables_pool = ConnectionPool(config.database_url, min_size=1, max_size=config.db_pool_max,
-                                 kwargs={"row_factory": dict_row, "options": "-c synchronous_commit=off"},
+                                 kwargs={"row_factory": dict_row, "options": "-c synchronous_commit=off",
+                                         "autocommit": True},
                                  open=True)
     app.extensions["tables_pool"] = tables_pool
     tables = Tables(tables_pool, cache)

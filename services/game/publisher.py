@@ -10,6 +10,7 @@ person: the room ``game:<id>:seat:0`` gets the view of the side to move.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterator
 from typing import Any
 
 from flask_socketio import SocketIO
@@ -72,19 +73,29 @@ class TablePublisher:
         return [table_room(row.id), seat_room(row.id, 0 if row.mode == "same_device" else you)]
 
     def publish(self, settled: Settled) -> None:
-        row, names = settled.row, self.names(settled.row)
-        payloads = []
+        self.queue.emit_each("table:state", self._payloads(settled, self.names(settled.row)))
+
+    @staticmethod
+    def _payloads(settled: Settled, names: dict[int, dict[str, Any]]) -> Iterator[tuple[dict[str, Any], str]]:
+        """(payload, room) for every recipient, built one at a time: the player waiting
+        for this state gets it before the next payload is even built."""
+        row, state = settled.row, settled.state
         if row.mode == "same_device":
-            you = same_device_seat(row, settled.state)
-            payloads.append((table_state(row, settled.state, you, names), seat_room(row.id, 0)))
+            yield table_state(row, state, same_device_seat(row, state), names), seat_room(row.id, 0)
         else:
             # The side to move first: its player is the one waiting for this state.
-            to_move = get_game(row.game).to_move(settled.state)
+            to_move = get_game(row.game).to_move(state)
             for seat in sorted((0, 1), key=lambda s: s not in to_move):
                 if row.seats[seat] is not None:
-                    payloads.append((table_state(row, settled.state, seat, names), seat_room(row.id, seat)))
-        payloads.append((table_state(row, settled.state, None, names), watch_room(row.id)))
-        self.queue.emit_each("table:state", payloads)
+                    yield table_state(row, state, seat, names), seat_room(row.id, seat)
+        yield table_state(row, state, None, names), watch_room(row.id)
+
+    def presence(self, game_id: int, user_id: int, away_ms: int | None, claim_after_ms: int,
+                 to: str | None = None) -> None:
+        """``table:presence`` of one player to the table's room (or to the socket ``to``)."""
+        self.socketio.emit("table:presence", {"game_id": game_id, "user_id": user_id, "present": away_ms is None,
+                                              "away_ms": away_ms, "claim_after_ms": claim_after_ms},
+                           to=to or table_room(game_id))
 
     def send_to(self, sid: str, settled: Settled, user_id: int) -> None:
         """The table as ``user_id`` sees it, to one socket only."""

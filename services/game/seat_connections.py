@@ -9,10 +9,18 @@ that long: a process claims the entry atomically (Lua, only if it is still that
 old, so a reconnect that just refreshed it wins) and lets the table decide
 (``Tables.abandon``) under the row lock.  A process that dies stops its heartbeats,
 so its players count as gone from the last one, unless they reconnect elsewhere.
+
+The same entries say how long a player has been away (:meth:`SeatConnections.away_ms`):
+the table shows it to the opponent, and the opponent may claim the game once the
+leave time has passed (``Tables.claim``).  That claim covers what the automatic rule
+cannot see: a player who never opened the table has no entry at all (then the time
+counts from the game's start), and an entry claimed by a process that died before
+ending the game is gone.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import time
 from collections import defaultdict
@@ -26,6 +34,9 @@ KEY = "tables:seen"
 HEARTBEAT_S = 2.0
 CHECK_S = 1.0
 LEAVE_AFTER_MS = 30_000
+# A connected player's entry is refreshed every heartbeat; one older than this is a
+# player without a connection (or one whose last socket closed moments ago).
+PRESENT_WITHIN_MS = int(2.5 * HEARTBEAT_S * 1000)
 
 _CLAIM = """
 local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 50)
@@ -58,9 +69,11 @@ class SeatConnections:
         self._seats_of_sid[sid].add(key)
         self.redis.zadd(KEY, {_member(game_id, user_id): self._now_ms()})
 
-    def left(self, sid: str, game_id: int | None = None) -> None:
-        """``sid`` closed (or left one table): if it was a player's last socket here, note the moment."""
+    def left(self, sid: str, game_id: int | None = None) -> list[tuple[int, int]]:
+        """``sid`` closed (or left one table): if it was a player's last socket here, note the moment.
+        Returns the (game, user) pairs that have no socket here any more."""
         keys = list(self._seats_of_sid.get(sid, ()))
+        gone = []
         for key in keys:
             if game_id is not None and key[0] != game_id:
                 continue
@@ -72,8 +85,25 @@ class SeatConnections:
             if not sids:
                 del self._sids[key]
                 self.redis.zadd(KEY, {_member(*key): self._now_ms()})
+                gone.append(key)
         if not self._seats_of_sid.get(sid):
             self._seats_of_sid.pop(sid, None)
+        return gone
+
+    def away_ms(self, game_id: int, user_id: int, started_at: dt.datetime) -> int | None:
+        """How long ``user_id`` has had no connection to the table (None: connected).
+
+        Without an entry the player never came to this running table (or Redis lost
+        it: then a connected player's process writes it again within a heartbeat), so
+        the time counts from ``started_at``, the game's start."""
+        if (game_id, user_id) in self._sids:
+            return None
+        now = self._now_ms()
+        seen = self.redis.zscore(KEY, _member(game_id, user_id))
+        if seen is None:
+            return max(0, now - int(started_at.timestamp() * 1000))
+        away = now - int(seen)
+        return None if away < PRESENT_WITHIN_MS else away
 
     def forget(self, game_id: int, user_ids: list[int]) -> None:
         """The game is over: nobody can leave it any more."""

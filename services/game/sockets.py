@@ -27,6 +27,7 @@ from services.game.publisher import TablePublisher, seat_room, table_room, watch
 from services.game.refusals import TableRefusal
 from services.game.seat_connections import SeatConnections
 from services.game.table import Settled, Tables
+from services.game.table_presence import TablePresence
 from shared import auth_token, i18n, settings
 from shared.socket_errors import error_payload, guarded, validated
 
@@ -51,6 +52,8 @@ def _emit_error(payload: dict) -> None:
 def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publisher: TablePublisher,
              connections: SeatConnections, status: PlayerStatus) -> None:
     """Attach every handler to ``socketio``."""
+
+    presence = TablePresence(connections, publisher)
 
     def table_event(event: str) -> Callable:
         """Validate the payload, run the handler, turn a table refusal into ``error`` (+ state)."""
@@ -77,9 +80,8 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
         sid, uid = request.sid, _uid()
         for room in publisher.rooms_for(settled, uid):
             join_room(room)
-        if settled.row.seats_of(uid) and settled.row.running:
-            connections.joined(sid, settled.row.id, uid)
         publisher.send_to(sid, settled, uid)
+        presence.seated(sid, settled, uid)
 
     @socketio.on("connect")
     def connect(auth: object = None) -> None:
@@ -96,7 +98,7 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
 
     @socketio.on("disconnect")
     def disconnect(*_args: object) -> None:
-        connections.left(request.sid)
+        presence.left(request.sid)
 
     @table_event("table:join")
     def join(data: dict[str, Any]) -> None:
@@ -136,7 +138,17 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
         game_id = data["game_id"]
         for room in (table_room(game_id), watch_room(game_id), seat_room(game_id, 0), seat_room(game_id, 1)):
             leave_room(room)
-        connections.left(request.sid, game_id)
+        presence.left(request.sid, game_id)
+
+    @table_event("table:claim")
+    def claim(data: dict[str, Any]) -> None:
+        tables.claim(_uid(), data["game_id"], data["action"], presence.away_ms, connections.leave_after_ms)
+
+    @socketio.on("table:ping")
+    @guarded("table:ping", _emit_error, _lang)
+    def table_ping(*args: object) -> None:
+        # The client's clock on both ends: the round trip it credits as a move's lag.
+        emit("table:pong", {"sent_ms": validated("table:ping", args)["sent_ms"]})
 
     @socketio.on("ping_worker")
     @guarded("ping_worker", _emit_error, _lang)

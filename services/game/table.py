@@ -24,10 +24,12 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from services.game import takeback_backoff
 from services.game.move_limits import minutes_text, per_move_limit_ms
 from services.game.refusals import TableRefusal
 from services.game.replay import StateCache
 from services.game.round_pause import in_round_pause, pause_deadline, pause_end_move, player_may_end_pause
+from services.game.row_cache import RowCache
 from services.game.undo_reshuffle import reshuffles_after_undo
 from shared import clock, game_store, outbox
 from shared.game_store import GameRow
@@ -43,6 +45,7 @@ RESULT_TEXTS: dict[str, tuple[str, str]] = {
     "aufgabe": ("Aufgegeben", "Resigned"),
     "remis": ("Remis vereinbart", "Draw agreed"),
     "verlassen": ("Partie verlassen", "Left the game"),
+    "verlassen_remis": ("Remis: der Gegner hat die Partie verlassen", "Draw: the opponent left the game"),
 }
 
 
@@ -120,11 +123,15 @@ class Tables:
                  on_settled: Callable[[Settled], None] = lambda settled: None) -> None:
         self.pool = pool
         self.cache = cache
+        self.rows = RowCache()
         self.on_settled = on_settled
 
     # ---- the transaction frame -------------------------------------------------------
     def _locked(self, game_id: int, act: Callable[[Any, GameRow, Any, dt.datetime], Settled | None]) -> Settled:
         """Run ``act(conn, row, state, now)`` under the table's row lock; flags first.
+
+        Whatever it committed (or found, when refused) becomes the row cached for the
+        next move; a failure drops the cached row, so the next move reads the table.
 
         The pool does not test connections before lending them (that is a round trip per
         move); a connection that died meanwhile fails here once, and the action is tried
@@ -133,8 +140,14 @@ class Tables:
         try:
             return self._locked_once(game_id, act)
         except psycopg.OperationalError:
+            self.rows.forget(game_id)
             log.warning("database connection lost; trying table %s again", game_id)
             return self._locked_once(game_id, act)
+        except TableRefusal:
+            raise
+        except Exception:
+            self.rows.forget(game_id)
+            raise
 
     def _locked_once(self, game_id: int, act: Callable[[Any, GameRow, Any, dt.datetime], Settled | None]) -> Settled:
         refusal: TableRefusal | None = None
@@ -163,6 +176,7 @@ class Tables:
                 refusal = TableRefusal("table_finished", current_game_id=game_id)
         if written is not None and settled.row is row:
             settled = written  # only the pause ended: that is what the others must hear
+        self.rows.put(settled.row)  # committed: the next move may start from it
         if settled.row is not row or written is not None:  # something was written
             self.on_settled(settled)
         if refusal is not None:
@@ -207,8 +221,8 @@ class Tables:
         record = engine.record(state, headers)
         version = row.version + 1
         finished_at = now if status == "finished" else None
-        game_store.finish(conn, row.id, result=result, record=record, remaining_ms=row.remaining_ms,
-                          version=version, finished_at=finished_at, status=status)
+        xmin = game_store.finish(conn, row.id, result=result, record=record, remaining_ms=row.remaining_ms,
+                                 version=version, finished_at=finished_at, status=status)
         if status == "finished":
             outbox.record(conn, "game_finished", {
                 "game_id": row.id, "game": row.game, "seats": list(row.seats), "result": result,
@@ -216,7 +230,7 @@ class Tables:
                 "duration_ms": _ms(now - row.created_at),
             })
         after = dataclasses.replace(row, status=status, result=result, version=version, draw_offer=None,
-                                    takeback_offer=None, finished_at=finished_at)
+                                    takeback_offer=None, finished_at=finished_at, xmin=xmin)
         return Settled(after, state, finished_now=True)
 
     @staticmethod
@@ -233,66 +247,135 @@ class Tables:
 
     # ---- moves -----------------------------------------------------------------------
     def move(self, user_id: int | None, game_id: int, version: int, text: str, lag_ms: int = 0) -> Settled:
-        """Play ``text`` for ``user_id`` (None: the computer) on the table as it stood at ``version``."""
+        """Play ``text`` for ``user_id`` (None: the computer) on the table as it stood at ``version``.
+
+        Most moves take the one-statement path (:meth:`_move_on_cached_row`); everything
+        else, and every refusal, is decided under the row lock."""
+        settled = self._move_on_cached_row(user_id, game_id, version, text, lag_ms)
+        if settled is not None:
+            self.on_settled(settled)
+            return settled
 
         def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
-            self._require_running(row)
-            seats = [s for s, uid in enumerate(row.seats) if uid is None] if user_id is None \
-                else self._human_seats(row, user_id)
-            engine = get_game(row.game)
-            to_move = engine.to_move(state)
-            if version != row.version and not _setup_overtaken(engine, state, row, seats, version):
-                raise TableRefusal("stale_version", current_game_id=row.id)
-            movers = [s for s in seats if s in to_move]
-            clock_ran = len(to_move) == 1
-            if in_round_pause(row, state):
-                # Nobody is to move: the Rundentafel shows.  At local tables the player
-                # ends it; in Wartesaal games the countdown does (both clocks stand still).
-                if not player_may_end_pause(row):
-                    raise TableRefusal("round_pause_countdown")
-                movers, clock_ran = seats[:1], False
-            if not movers:
-                computer_turn = any(row.seats[s] is None for s in to_move)
-                raise TableRefusal("computer_thinking" if computer_turn else "not_your_turn")
-            seat = movers[0]
-            try:
-                parsed = engine.parse_move(state, text, seat)
-                canonical = engine.move_text(state, parsed)
-                new_state = engine.apply(state, parsed, seat)
-            except GameError as exc:
-                raise TableRefusal(exc.code, de=exc.de, en=exc.en) from None
+            seat, canonical, new_state, clock_ran = self._checked_move(row, state, user_id, version, text)
             return self._after_move(conn, row, state, new_state, now, seat, canonical, lag_ms, clock_ran)
 
         return self._locked(game_id, act)
 
-    def _after_move(self, conn: Any, row: GameRow, state: Any, new_state: Any, now: dt.datetime, seat: int | None,
-                    text: str, lag_ms: int, clock_ran: bool) -> Settled:
+    def _move_on_cached_row(self, user_id: int | None, game_id: int, version: int, text: str,
+                            lag_ms: int) -> Settled | None:
+        """The common move in one round trip to PostgreSQL, or None to take the locked path.
+
+        The row this process wrote or read last is cached with its ``xmin``; the move is
+        checked against it and appended by one UPDATE that matches only while the row is
+        still exactly that version (``game_store.append_move``, its own transaction).
+        If anything else wrote the row meanwhile (another process, a hint, a test), the
+        UPDATE matches nothing and the locked path decides from the stored row.  Moves
+        that end the game, come after a flag, meet a round pause or are refused always
+        go the locked way: their writes (result, outbox event) need one transaction."""
+        row = self.rows.get(game_id)
+        if row is None or not row.running:
+            return None
+        state = self.cache.state(row)
+        now = now_utc()
+        deadline = flag_deadline(row, state)
+        if pause_deadline(row, state) is not None or (deadline is not None and now >= deadline):
+            return None
+        try:
+            seat, canonical, new_state, clock_ran = self._checked_move(row, state, user_id, version, text)
+        except TableRefusal:
+            return None
+        remaining, quotas, spent, flagged = self._charged(row, seat, now, lag_ms, clock_ran)
+        if flagged or get_game(row.game).outcome(new_state) is not None:
+            return None
+        after = self._moved(row, seat, canonical, now, remaining, quotas, spent)
+        with self.pool.connection() as conn:
+            if not conn.autocommit:  # one statement is one transaction only in autocommit
+                return None
+            xmin = game_store.append_move(conn, game_id, expected_xmin=row.xmin, move=canonical, seat=seat,
+                                          spent_ms=spent, remaining_ms=remaining, lag_quota_ms=quotas,
+                                          turn_started_at=now, version=after.version)
+        if xmin is None:
+            self.rows.forget(game_id)
+            return None
+        after = dataclasses.replace(after, xmin=xmin)
+        self.cache.put(game_id, after.moves, after.move_seats, new_state)
+        self.rows.put(after)
+        return Settled(after, new_state)
+
+    def _checked_move(self, row: GameRow, state: Any, user_id: int | None, version: int,
+                      text: str) -> tuple[int, str, Any, bool]:
+        """(seat, canonical text, new state, whether the mover's clock ran) or a refusal."""
+        self._require_running(row)
+        seats = [s for s, uid in enumerate(row.seats) if uid is None] if user_id is None \
+            else self._human_seats(row, user_id)
+        engine = get_game(row.game)
+        to_move = engine.to_move(state)
+        if version != row.version and not _setup_overtaken(engine, state, row, seats, version):
+            raise TableRefusal("stale_version", current_game_id=row.id)
+        movers = [s for s in seats if s in to_move]
+        clock_ran = len(to_move) == 1
+        if in_round_pause(row, state):
+            # Nobody is to move: the Rundentafel shows.  At local tables the player
+            # ends it; in Wartesaal games the countdown does (both clocks stand still).
+            if not player_may_end_pause(row):
+                raise TableRefusal("round_pause_countdown")
+            movers, clock_ran = seats[:1], False
+        if not movers:
+            computer_turn = any(row.seats[s] is None for s in to_move)
+            raise TableRefusal("computer_thinking" if computer_turn else "not_your_turn")
+        seat = movers[0]
+        try:
+            parsed = engine.parse_move(state, text, seat)
+            canonical = engine.move_text(state, parsed)
+            new_state = engine.apply(state, parsed, seat)
+        except GameError as exc:
+            raise TableRefusal(exc.code, de=exc.de, en=exc.en) from None
+        return seat, canonical, new_state, clock_ran
+
+    @staticmethod
+    def _charged(row: GameRow, seat: int | None, now: dt.datetime, lag_ms: int,
+                 clock_ran: bool) -> tuple[list[int] | None, list[int], int, bool]:
+        """The clocks after ``seat`` moved now: (remaining, lag quotas, ms charged, flagged)."""
         remaining = list(row.remaining_ms) if row.remaining_ms is not None else None
         quotas = list(row.lag_quota_ms)
-        spent = 0
-        if clock_ran:
-            timing = clock.on_move(row.clock, remaining[seat] if remaining else None, quotas[seat],
-                                   _ms(now - row.turn_started_at), lag_ms)
-            limit = per_move_limit_ms(row)
-            flagged = timing.flagged if row.clock is not None else limit is not None and timing.spent_ms > limit
-            if flagged:
-                # The move came after the flag fell (inside the grace the flag scheduler had not fired yet).
-                if remaining is not None:
-                    remaining[seat] = 0
-                return self._finish(conn, dataclasses.replace(row, remaining_ms=remaining), state, now,
-                                    time_result(row, seat))
-            spent = timing.spent_ms
-            quotas[seat] = timing.quota_ms
+        if not clock_ran or seat is None:
+            return remaining, quotas, 0, False
+        timing = clock.on_move(row.clock, remaining[seat] if remaining else None, quotas[seat],
+                               _ms(now - row.turn_started_at), lag_ms)
+        limit = per_move_limit_ms(row)
+        flagged = timing.flagged if row.clock is not None else limit is not None and timing.spent_ms > limit
+        if flagged:
             if remaining is not None:
-                remaining[seat] = timing.remaining_ms
-        after = dataclasses.replace(
+                remaining[seat] = 0
+            return remaining, quotas, timing.spent_ms, True
+        quotas[seat] = timing.quota_ms
+        if remaining is not None:
+            remaining[seat] = timing.remaining_ms
+        return remaining, quotas, timing.spent_ms, False
+
+    @staticmethod
+    def _moved(row: GameRow, seat: int | None, text: str, now: dt.datetime, remaining: list[int] | None,
+               quotas: list[int], spent: int) -> GameRow:
+        return dataclasses.replace(
             row, moves=[*row.moves, text], move_seats=[*row.move_seats, seat], move_times=[*row.move_times, spent],
             remaining_ms=remaining, lag_quota_ms=quotas, turn_started_at=now, version=row.version + 1,
             draw_offer=None, takeback_offer=None,  # an offer is void once someone moves
         )
-        game_store.write_turn(conn, row.id, moves=after.moves, move_seats=after.move_seats,
-                              move_times=after.move_times, remaining_ms=remaining, lag_quota_ms=quotas,
-                              turn_started_at=now, version=after.version, draw_offer=None, takeback_offer=None)
+
+    def _after_move(self, conn: Any, row: GameRow, state: Any, new_state: Any, now: dt.datetime, seat: int | None,
+                    text: str, lag_ms: int, clock_ran: bool) -> Settled:
+        remaining, quotas, spent, flagged = self._charged(row, seat, now, lag_ms, clock_ran)
+        if flagged:
+            # The move came after the flag fell (inside the grace the flag scheduler had not fired yet).
+            return self._finish(conn, dataclasses.replace(row, remaining_ms=remaining), state, now,
+                                time_result(row, seat))
+        after = self._moved(row, seat, text, now, remaining, quotas, spent)
+        xmin = game_store.write_turn(conn, row.id, moves=after.moves, move_seats=after.move_seats,
+                                     move_times=after.move_times, remaining_ms=remaining, lag_quota_ms=quotas,
+                                     turn_started_at=now, version=after.version, draw_offer=None,
+                                     takeback_offer=None)
+        after = dataclasses.replace(after, xmin=xmin)
         self.cache.put(row.id, after.moves, after.move_seats, new_state)
         outcome = get_game(row.game).outcome(new_state)
         if outcome is not None:
@@ -338,8 +421,8 @@ class Tables:
     def _write_offers(self, conn: Any, row: GameRow, state: Any, *, draw: int | None,
                       takeback: int | None) -> Settled:
         after = dataclasses.replace(row, version=row.version + 1, draw_offer=draw, takeback_offer=takeback)
-        game_store.write_offers(conn, row.id, version=after.version, draw_offer=draw, takeback_offer=takeback)
-        return Settled(after, state)
+        xmin = game_store.write_offers(conn, row.id, version=after.version, draw_offer=draw, takeback_offer=takeback)
+        return Settled(dataclasses.replace(after, xmin=xmin), state)
 
     def takeback(self, user_id: int, game_id: int, action: str) -> Settled:
         """↶ Zurück in friendly Wartesaal games: the offerer's last move (and any answer) goes."""
@@ -359,14 +442,35 @@ class Tables:
                     raise TableRefusal("offer_pending")
                 if seat not in row.move_seats:
                     raise TableRefusal("nothing_to_take_back")
+                wait_s = takeback_backoff.seconds_left(row.takeback_declines[seat], row.takeback_declined_at[seat],
+                                                       now)
+                if wait_s:
+                    raise TableRefusal(
+                        "takeback_wait",
+                        de=f"Dein Gegner hat ↶ Zurück abgelehnt; du kannst in {wait_s} Sekunden wieder fragen.",
+                        en=f"Your opponent declined ↶ Take back; you can ask again in {wait_s} seconds.")
                 return self._write_offers(conn, row, state, draw=row.draw_offer, takeback=seat)
             if offer != 1 - seat:
                 raise TableRefusal("no_offer")
             if action == "decline":
-                return self._write_offers(conn, row, state, draw=row.draw_offer, takeback=None)
-            return self._truncate(conn, row, now, _last_index_of(row.move_seats, offer))
+                declined = self._write_offers(conn, row, state, draw=row.draw_offer, takeback=None)
+                return self._takeback_backoff(conn, declined, offer, now, declined=True)
+            taken = self._truncate(conn, row, now, _last_index_of(row.move_seats, offer))
+            return self._takeback_backoff(conn, taken, offer, now, declined=False)
 
         return self._locked(game_id, act)
+
+    @staticmethod
+    def _takeback_backoff(conn: Any, settled: Settled, seat: int, now: dt.datetime, *, declined: bool) -> Settled:
+        """The asking seat's back-off after its ↶ Zurück was declined (one more) or accepted (over)."""
+        row = settled.row
+        declines, declined_at = list(row.takeback_declines), list(row.takeback_declined_at)
+        declines[seat], declined_at[seat] = (declines[seat] + 1, now) if declined else (0, None)
+        xmin = game_store.write_takeback_backoff(conn, row.id, declines=(declines[0], declines[1]),
+                                                 declined_at=(declined_at[0], declined_at[1]))
+        after = dataclasses.replace(row, takeback_declines=(declines[0], declines[1]),
+                                    takeback_declined_at=(declined_at[0], declined_at[1]), xmin=xmin)
+        return Settled(after, settled.state, settled.finished_now, settled.started_now)
 
     def _undo_for(self, user_id: int) -> Callable[[Any, GameRow, Any, dt.datetime], Settled]:
         def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
@@ -398,10 +502,11 @@ class Tables:
             row, moves=row.moves[:keep], move_seats=row.move_seats[:keep], move_times=row.move_times[:keep],
             turn_started_at=now, version=row.version + 1, draw_offer=None, takeback_offer=None,
         )
-        game_store.write_turn(conn, row.id, moves=after.moves, move_seats=after.move_seats,
-                              move_times=after.move_times, remaining_ms=after.remaining_ms,
-                              lag_quota_ms=after.lag_quota_ms, turn_started_at=now, version=after.version,
-                              draw_offer=None, takeback_offer=None)
+        xmin = game_store.write_turn(conn, row.id, moves=after.moves, move_seats=after.move_seats,
+                                     move_times=after.move_times, remaining_ms=after.remaining_ms,
+                                     lag_quota_ms=after.lag_quota_ms, turn_started_at=now, version=after.version,
+                                     draw_offer=None, takeback_offer=None)
+        after = dataclasses.replace(after, xmin=xmin)
         after = reshuffles_after_undo(conn, after, keep, mix)
         return Settled(after, self.cache.state(after))
 
@@ -429,6 +534,38 @@ class Tables:
         except TableRefusal:
             return False
 
+    def claim(self, user_id: int, game_id: int, action: str, away_ms: Callable[[GameRow, int], int | None],
+              leave_after_ms: int) -> Settled:
+        """The player still at a Wartesaal table ends it because the opponent has had no
+        connection for ``leave_after_ms``: won (``win``, as if the leave rule had struck)
+        or, if the player prefers, drawn (``draw``).  ``away_ms(row, user_id)`` says how
+        long a player has been away (None: connected)."""
+
+        def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
+            self._require_running(row)
+            seats = self._human_seats(row, user_id)
+            if row.mode != "wartesaal" or len(seats) != 1 or row.seats[1 - seats[0]] is None:
+                raise TableRefusal("claim_not_here", de="Hier kann niemand den Tisch verlassen haben.",
+                                   en="Nobody can have left this table.")
+            seat = seats[0]
+            away = away_ms(row, row.seats[1 - seat])
+            if away is None:
+                raise TableRefusal("opponent_here", de="Dein Gegner ist am Tisch.",
+                                   en="Your opponent is at the table.")
+            if away < leave_after_ms:
+                wait_s = -(-(leave_after_ms - away) // 1000)
+                raise TableRefusal(
+                    "opponent_not_gone_long",
+                    de=f"Dein Gegner ist erst seit {away // 1000} Sekunden fort; in {wait_s} Sekunden kannst du"
+                       " den Sieg einfordern.",
+                    en=f"Your opponent has been gone for only {away // 1000} seconds; you can claim the win in"
+                       f" {wait_s} seconds.")
+            if action == "win":
+                return self._finish(conn, row, state, now, result_of("verlassen", seat))
+            return self._finish(conn, row, state, now, result_of("verlassen_remis", None))
+
+        return self._locked(game_id, act)
+
     # ---- reading ---------------------------------------------------------------------
     def current(self, game_id: int) -> Settled:
         """The table as stored now (no lock: a read for joins and stale answers)."""
@@ -436,6 +573,7 @@ class Tables:
             row = game_store.load(conn, game_id)
         if row is None:
             raise TableRefusal("unknown_table")
+        self.rows.put(row)
         return Settled(row, self.cache.state(row))
 
     def create_local(self, user_id: int, game: str, mode: str, options: dict[str, Any], strength: str | None,

@@ -1,4 +1,4 @@
-"""The game service's Socket.IO wire: JSON only, no search for binary parts.
+"""The game service's Socket.IO wire: JSON only, each table state encoded once.
 
 python-socketio walks every outgoing payload recursively, once per recipient socket,
 looking for ``bytes`` to send as attachments.  A table state carries an engine view
@@ -7,20 +7,98 @@ database and Redis together (profiled under bench/tables.py).  The game service
 never sends bytes (``json`` would refuse them loudly), so the walk is skipped.
 Incoming packets are decoded as before: their type on the wire says whether they
 carry attachments.
+
+A table state goes to its seat's sockets on this process and, through the Redis
+message queue, to the other processes: it used to be encoded to JSON twice (the
+packet, the queue message) and the queue message decoded once more by this very
+process's listener, only to be dropped as its own.  Now a payload is encoded once
+(:class:`RawJson`), spliced as text into both the packet and the queue message, and
+the listener drops this process's own messages by their first bytes, undecoded.
 """
 
 from __future__ import annotations
 
+import json
+import secrets
 from typing import Any
 
 import socketio
-from socketio.packet import Packet
+from socketio.packet import EVENT, Packet
+
+_COMPACT = (",", ":")
+
+
+class RawJson(str):
+    """A value already encoded as JSON text: written into packets and messages as is."""
+
+
+def encoded(data: Any) -> RawJson:
+    """``data`` as compact JSON, exactly as python-socketio's packets encode it."""
+    return RawJson(json.dumps(data, separators=_COMPACT))
 
 
 class JsonPacket(Packet):
     @classmethod
     def data_is_binary(cls, data: Any) -> bool:
         return False
+
+    def encode(self) -> Any:
+        data = self.data
+        if self.packet_type != EVENT or not isinstance(data, list) or not any(isinstance(x, RawJson) for x in data):
+            return super().encode()
+        head = str(self.packet_type)
+        if self.namespace is not None and self.namespace != "/":
+            head += self.namespace + ","
+        if self.id is not None:
+            head += str(self.id)
+        return head + "[" + ",".join(x if isinstance(x, RawJson) else json.dumps(x, separators=_COMPACT)
+                                     for x in data) + "]"
+
+
+class QueueJson:
+    """The message queue's JSON: pre-encoded payloads spliced in, own messages marked.
+
+    Every message this process publishes begins with ``{"origin": "<host id>", ``;
+    :meth:`loads` returns None for those (python-socketio's listener then skips them),
+    so this process never decodes its own table states again."""
+
+    def __init__(self) -> None:
+        self.host_id = ""
+        self._mark = "@raw" + secrets.token_hex(8) + "@"
+
+    def dumps(self, message: dict[str, Any], **_kwargs: Any) -> str:
+        raws: list[str] = []
+
+        def stand_in(value: Any) -> Any:
+            if isinstance(value, RawJson):
+                raws.append(value)
+                return f"{self._mark}{len(raws) - 1}"
+            return value
+
+        def spliceable(single: dict[str, Any]) -> dict[str, Any]:
+            data = single.get("data")
+            if isinstance(data, list):
+                return {**single, "data": [stand_in(x) for x in data]}
+            return single
+
+        batch = message.get("batch")
+        if isinstance(batch, list):
+            message = {**message, "batch": [spliceable(m) for m in batch]}
+        else:
+            message = spliceable(message)
+        text = json.dumps({"origin": self.host_id, **message})
+        for i, raw in enumerate(raws):
+            text = text.replace(f'"{self._mark}{i}"', raw, 1)
+        return text
+
+    def loads(self, text: str | bytes) -> Any:
+        head = f'{{"origin": "{self.host_id}",'
+        if isinstance(text, bytes):
+            if text.startswith(head.encode()):
+                return None
+        elif text.startswith(head):
+            return None
+        return json.loads(text)
 
 
 class JsonQueue(socketio.RedisManager):
@@ -32,6 +110,15 @@ class JsonQueue(socketio.RedisManager):
     the others, exactly as the library does.  Emits with a callback (none in the game
     service) take the library's path.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._codec = QueueJson()
+        super().__init__(*args, json=self._codec, **kwargs)
+        self._codec.host_id = self.host_id
+
+    def set_server(self, server: Any) -> None:
+        super().set_server(server)
+        self.json = self._codec  # the library puts the packets' JSON module here
 
     def emit(self, event: str, data: Any, namespace: str | None = None, room: str | None = None,
              skip_sid: Any = None, callback: Any = None, to: str | None = None, **kwargs: Any) -> None:
@@ -49,13 +136,17 @@ class JsonQueue(socketio.RedisManager):
                 "binary": False, "namespace": namespace or "/", "room": room, "skip_sid": skip_sid,
                 "callback": None, "host_id": self.host_id}
 
-    def emit_each(self, event: str, payloads: list[tuple[Any, str]]) -> None:
-        """Emit ``event`` with each (data, room) pair, published to the other processes as
-        one message (a table's change goes to two seats and the spectators: one Redis
-        round trip instead of three)."""
-        messages = [self._message(event, data, room) for data, room in payloads]
-        for message in messages:
+    def emit_each(self, event: str, payloads: Any) -> None:
+        """Emit ``event`` with each (data, room) pair of ``payloads`` (an iterable, so the
+        next payload is built only once the one before went to this process's sockets),
+        then publish them to the other processes as one message (a table's change goes
+        to two seats and the spectators: one Redis round trip instead of three).  Each
+        payload is encoded to JSON once, for both."""
+        messages = []
+        for data, room in payloads:
+            message = self._message(event, encoded(data), room)
             self._handle_emit(message)
+            messages.append(message)
         self._publish({"method": "emit", "batch": messages, "host_id": self.host_id})
 
     def _handle_emit(self, message: dict[str, Any]) -> None:

@@ -509,7 +509,7 @@ export interface TableJoinPayload {
   game_id: number;
 }
 
-/** Play a move (in the game's notation) on the table as it stood at `version`; a stale version is refused with the current state. `lag_ms`: the client's measured network lag, credited up to the lag quota. */
+/** Play a move (in the game's notation) on the table as it stood at `version`; a stale version is refused with the current state. `lag_ms`: the client's measured network round trip (table:ping), credited against the move's time up to the lag quota and at most one second. */
 export interface TableMovePayload {
   game_id: number;
   version: number;
@@ -559,6 +559,17 @@ export interface PingWorkerPayload {
   nonce: string;
 }
 
+/** Measure the round trip to the game service (sent as a move's `lag_ms`); answered with table:pong carrying `sent_ms` back. */
+export interface TablePingPayload {
+  sent_ms: number;
+}
+
+/** The opponent has had no connection to the running Wartesaal table for longer than the leave rule allows (table:presence `claim_after_ms`): end the game as won (`win`) or as a draw (`draw`). */
+export interface TableClaimPayload {
+  game_id: number;
+  action: "win" | "draw";
+}
+
 /** Tipp (Battlehanse against Leicht or Mittel): the strong computer computes your move at `version`; answered with ai_hint. The match is marked and does not count for the record. */
 export interface TableHintPayload {
   game_id: number;
@@ -601,6 +612,20 @@ export interface PongWorkerPayload {
   nonce: string;
   worker: string;
   pid: number;
+}
+
+/** Answer to table:ping. */
+export interface TablePongPayload {
+  sent_ms: number;
+}
+
+/** A player's connection to a running Wartesaal table: `present`, or away for `away_ms` when this was sent. Once away for `claim_after_ms` the other player may end the game (table:claim); the leave rule usually ends it first. */
+export interface TablePresencePayload {
+  game_id: number;
+  user_id: number;
+  present: boolean;
+  away_ms: number | null;
+  claim_after_ms: number;
 }
 
 /** The strong computer's move for your seat (a Tipp): valid while the table stands at `ply` (its version). */
@@ -680,6 +705,8 @@ export interface GameClientToServerEvents {
   "table:undo": (payload: TableUndoPayload) => void;
   "table:leave": (payload: TableLeavePayload) => void;
   "ping_worker": (payload: PingWorkerPayload) => void;
+  "table:ping": (payload: TablePingPayload) => void;
+  "table:claim": (payload: TableClaimPayload) => void;
   "table:hint": (payload: TableHintPayload) => void;
   "review:request": (payload: ReviewRequestPayload) => void;
   "review:public": (payload: ReviewPublicPayload) => void;
@@ -688,6 +715,8 @@ export interface GameClientToServerEvents {
 export interface GameServerToClientEvents {
   "table:state": (payload: TableStatePayload) => void;
   "pong_worker": (payload: PongWorkerPayload) => void;
+  "table:pong": (payload: TablePongPayload) => void;
+  "table:presence": (payload: TablePresencePayload) => void;
   "error": (payload: ErrorPayload) => void;
   "ai_hint": (payload: AiHintPayload) => void;
   "review:state": (payload: ReviewStatePayload) => void;

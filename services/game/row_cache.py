@@ -1,0 +1,41 @@
+"""The last known row of each table in this process, for moves in one round trip.
+
+A cached row is only ever a guess: the move that starts from it is written by an
+UPDATE guarded by the row's ``xmin`` (``shared.game_store.append_move``), which
+matches nothing once anyone else has written the table.  So a stale entry costs a
+second try under the row lock, never a wrong move.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from shared.game_store import GameRow
+
+ROWS_CACHED = 4096  # tables; a row is a few hundred bytes plus its move log
+
+
+class RowCache:
+    """Least-recently-used rows by game id; finished tables are dropped."""
+
+    def __init__(self, size: int = ROWS_CACHED) -> None:
+        self.size = size
+        self._rows: OrderedDict[int, GameRow] = OrderedDict()
+
+    def get(self, game_id: int) -> GameRow | None:
+        row = self._rows.get(game_id)
+        if row is not None:
+            self._rows.move_to_end(game_id)
+        return row
+
+    def put(self, row: GameRow) -> None:
+        if not row.running or not row.xmin:
+            self._rows.pop(row.id, None)
+            return
+        self._rows[row.id] = row
+        self._rows.move_to_end(row.id)
+        while len(self._rows) > self.size:
+            self._rows.popitem(last=False)
+
+    def forget(self, game_id: int) -> None:
+        self._rows.pop(game_id, None)
