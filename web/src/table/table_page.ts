@@ -4,10 +4,11 @@
 // step back through them without the client knowing the rules.
 import { el } from "../dom";
 import { lang, onLangChange } from "../i18n";
-import type { ErrorPayload, TableSeat, TableStatePayload } from "../protocol";
+import type { ErrorPayload, TablePresencePayload, TableSeat, TableStatePayload } from "../protocol";
 import { BoardStage } from "./board_stage";
 import { TableClock } from "./clock";
 import { gameApi, gameSocket, type GameSocket } from "./game_socket";
+import { LagMeter } from "./lag_meter";
 import { recordComputerMatch } from "../solo/computer_record";
 import { HintControl } from "../solo/hint_control";
 import { ReviewPanel } from "../solo/review_panel";
@@ -19,6 +20,11 @@ import { pauseCountdownLine, pauseWeiterLine } from "./pause_status";
 import { tt } from "./texts";
 
 const NOTICE_MS = 6000;
+
+function minutesSeconds(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
 
 function seatLabel(seat: TableSeat, game: string, index: number): string {
   const who = seat.computer ? `${tt("computer")} (${tt(seat.computer)})` : seat.name ?? "?";
@@ -39,6 +45,11 @@ export class TablePage {
   private readonly bottomLine = el("div", { class: "player-line bottom" });
   private readonly status = el("p", { class: "table-status", "data-testid": "table-status", "aria-live": "polite" });
   private readonly offers = el("div", { class: "offers", "data-testid": "offers" });
+  // A player without a connection to this table: since when (this browser's clock) and when a claim is allowed.
+  private readonly away = new Map<number, { sinceMs: number; claimAfterMs: number }>();
+  private readonly presenceLine = el("div", { class: "presence", "data-testid": "presence", "aria-live": "polite" });
+  private presenceTimer = 0;
+  private lag: LagMeter | null = null;
   private readonly controls = el("div", { class: "controls" });
   private readonly notice = el("p", { class: "notice", role: "alert", "data-testid": "table-error" });
   private readonly resultPanel = el("div", { class: "result-panel card", "data-testid": "result", hidden: true });
@@ -56,11 +67,12 @@ export class TablePage {
   private readonly keyHandler = (event: KeyboardEvent) => this.key(event);
   private readonly onState = (payload: TableStatePayload) => this.received(payload);
   private readonly onError = (error: ErrorPayload) => this.refused(error);
+  private readonly onPresence = (payload: TablePresencePayload) => this.presence(payload);
   private readonly onConnect = () => this.socket?.emit("table:join", { game_id: this.gameId });
 
   constructor(readonly gameId: number) {
     this.status.textContent = tt("loading");
-    this.side.append(this.status, this.offers, this.navigation, this.moveList.root, this.controls, this.notice);
+    this.side.append(this.status, this.presenceLine, this.offers, this.navigation, this.moveList.root, this.controls, this.notice);
     this.boardArea.append(this.topLine, el("div", { class: "board-wrap" }), this.bottomLine, this.resultPanel);
     this.root.append(this.boardArea, this.side);
     this.buildNavigation();
@@ -74,6 +86,8 @@ export class TablePage {
   close(): void {
     this.closed = true;
     this.clock.stop();
+    this.lag?.stop();
+    window.clearInterval(this.presenceTimer);
     window.clearTimeout(this.resultTimer);
     document.removeEventListener("keydown", this.keyHandler);
     this.stage?.destroy();
@@ -83,6 +97,7 @@ export class TablePage {
       this.socket.emit("table:leave", { game_id: this.gameId });
       this.socket.off("table:state", this.onState);
       this.socket.off("error", this.onError);
+      this.socket.off("table:presence", this.onPresence);
       this.socket.off("connect", this.onConnect);
     }
   }
@@ -97,6 +112,8 @@ export class TablePage {
     if (this.closed) return;
     this.socket.on("table:state", this.onState);
     this.socket.on("error", this.onError);
+    this.socket.on("table:presence", this.onPresence);
+    this.lag = new LagMeter(this.socket);
     // Join now and after every reconnect (a reload or a dropped line returns to the table).
     this.socket.on("connect", this.onConnect);
     this.socket.io.on("reconnect_attempt", () => this.showNotice(tt("connectionLost")));
@@ -166,7 +183,7 @@ export class TablePage {
   private move(text: string): void {
     const state = this.state;
     if (!state || !this.socket) return;
-    this.socket.emit("table:move", { game_id: this.gameId, version: state.version, move: text, lag_ms: null });
+    this.socket.emit("table:move", { game_id: this.gameId, version: state.version, move: text, lag_ms: this.lag?.lagMs() ?? null });
     // Until the answer comes, the board stays as it is but takes no second move.
     this.stage?.render(state.view, { you: state.you, interactive: false, lastMove: state.moves.at(-1) ?? null });
   }
@@ -269,6 +286,7 @@ export class TablePage {
     this.moveList.render(state.moves, ply, (p) => this.views.has(p));
     this.drawPlayers();
     this.drawStatus(interactive);
+    this.drawPresence();
     this.drawOffers();
     this.drawControls();
     if (this.resultShown) this.drawResult();
@@ -330,6 +348,38 @@ export class TablePage {
     else head = `${colourName(state.game, result.winner)} ${tt("wins")}.`;
     const score = Array.isArray(result.score) ? ` (${(result.score as number[]).join(" : ")})` : "";
     return `${head} ${reason}${score}`;
+  }
+
+  private presence(payload: TablePresencePayload): void {
+    if (payload.game_id !== this.gameId || this.closed) return;
+    if (payload.present) this.away.delete(payload.user_id);
+    else this.away.set(payload.user_id, { sinceMs: Date.now() - (payload.away_ms ?? 0), claimAfterMs: payload.claim_after_ms });
+    window.clearInterval(this.presenceTimer);
+    // While someone is away the line counts up every second (and offers the claim in time).
+    if (this.away.size > 0) this.presenceTimer = window.setInterval(() => this.drawPresence(), 1000);
+    this.drawPresence();
+  }
+
+  /** "Dein Gegner ist nicht am Tisch" with the time away; after the leave time, the claim. */
+  private drawPresence(): void {
+    const state = this.state;
+    this.presenceLine.replaceChildren();
+    if (!state || state.status !== "running" || state.mode !== "wartesaal") return;
+    const mine = state.you;
+    for (const [index, seat] of state.seats.entries()) {
+      const gone = seat.user_id !== null ? this.away.get(seat.user_id) : undefined;
+      if (!gone || index === mine) continue;
+      const awayMs = Date.now() - gone.sinceMs;
+      const who = mine === null ? seat.name ?? "?" : tt("yourOpponent");
+      this.presenceLine.append(el("p", { class: "away" }, tt("awayFrom").replace("{who}", who).replace("{time}", minutesSeconds(awayMs))));
+      if (mine !== null && awayMs >= gone.claimAfterMs) {
+        const win = el("button", { type: "button", class: "primary", "data-testid": "claim-win" }, tt("claimWin"));
+        const draw = el("button", { type: "button", "data-testid": "claim-draw" }, tt("claimDraw"));
+        win.addEventListener("click", () => this.socket?.emit("table:claim", { game_id: this.gameId, action: "win" }));
+        draw.addEventListener("click", () => this.socket?.emit("table:claim", { game_id: this.gameId, action: "draw" }));
+        this.presenceLine.append(el("p", { class: "claim-hint" }, tt("claimHint")), win, draw);
+      }
+    }
   }
 
   private drawOffers(): void {
