@@ -8,6 +8,7 @@ the taker Red), two seekers finding each other, withdrawal and leaving."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -66,6 +67,15 @@ def seeks_of(client: WartesaalClient, user_id: int) -> list[dict]:
     return [s for s in lists[-1]["seeks"] if s["seeker"]["user_id"] == user_id] if lists else []
 
 
+def close_all(*clients: WartesaalClient) -> None:
+    """Close the clients at once (each disconnect waits a while for its threads)."""
+    closing = [threading.Thread(target=client.close) for client in clients]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join()
+
+
 def wait_seeks(client: WartesaalClient, user_id: int, count: int) -> list[dict]:
     """Wait until the newest seek:list shows ``count`` seeks of ``user_id``; those seeks."""
     client.wait_for("seek:list", lambda _payload: len(seeks_of(client, user_id)) == count)
@@ -111,8 +121,7 @@ def test_a_seek_in_the_wartesaal_is_taken_by_someone_of_that_strength(lobby, poo
         assert seeks_of(cara, a) == []
     finally:
         redis_client.hdel("ratings:elo", c)
-        for client in (anna, bert, cara):
-            client.close()
+        close_all(anna, bert, cara)
 
 
 def test_two_seekers_of_one_strength_find_each_other_and_a_seek_ends_with_its_page(lobby, pool) -> None:  # noqa: ANN001, F811
@@ -140,5 +149,4 @@ def test_two_seekers_of_one_strength_find_each_other_and_a_seek_ends_with_its_pa
         wait_seeks(anna, b, 0)
         wait_seeks(anna, a, 0)
     finally:
-        for client in (anna, bert, cara):
-            client.close()
+        close_all(anna, bert, cara)
