@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from shared.games import BadNotation, get_game
+from shared.games import BadNotation, IllegalMove, get_game
 from shared.games.base import Outcome
 
 G = get_game("general")
@@ -44,6 +44,8 @@ def test_resigned_game_shows_every_rank_to_both_seats_and_spectators():
     ended = G.conclude(st, RESIGNED_BY_BLUE)
     assert G.outcome(st) is None  # the state itself is unchanged
     assert G.outcome(ended) == RESIGNED_BY_BLUE and G.to_move(ended) == ()
+    with pytest.raises(IllegalMove):  # over: nothing more is played
+        G.apply(ended, G.legal_moves(st)[0].text)
     truth = {p["id"]: p["rank"] for p in G.view(ended, None)["pieces"]}
     for seat in (0, 1, None):
         view = G.view(ended, seat)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import random
 
-from shared.games import get_game
+import pytest
+
+from shared.games import IllegalMove, get_game
 from shared.games.base import Outcome
 from shared.games.hanse import fast_moves
 
@@ -35,6 +37,8 @@ def test_resigned_match_shows_every_hand_the_deck_and_the_ratsmarken():
     ended = GAME.conclude(state, RESIGNED_BY_FIRST)
     assert GAME.outcome(state) is None  # the running state is unchanged
     assert GAME.outcome(ended) == RESIGNED_BY_FIRST and GAME.to_move(ended) == ()
+    with pytest.raises(IllegalMove):  # over: nothing more is played
+        GAME.apply(ended, GAME.legal_moves(state)[0].text)
     for seat in (0, 1, None):
         view = GAME.view(ended, seat)
         assert view["outcome"]["reason"] == "aufgabe" and view["outcome"]["winner"] == 1
