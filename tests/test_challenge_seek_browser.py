@@ -4,19 +4,21 @@ sees it in the Wartesaal with its Elo range and takes it, and both land at the n
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 
 from shared import db, game_store
 from tests.lobby_fixtures import lobby  # noqa: F401
 from tests.stack import Infra
-from tests.test_browser_wartesaal import browser, enter_as_guest  # noqa: F401
+from tests.test_browser_wartesaal import SCREENSHOT_DIR_ENV, browser, enter_as_guest  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 
-def test_a_seek_is_opened_taken_and_both_reach_the_table(browser, lobby, infra: Infra) -> None:  # noqa: ANN001, F811
+def test_a_seek_is_opened_taken_and_both_reach_the_table(browser, lobby, infra: Infra, tmp_path) -> None:  # noqa: ANN001, F811
     from playwright.sync_api import expect
 
     ctx_a, anna = enter_as_guest(browser, lobby.url)
@@ -29,6 +31,9 @@ def test_a_seek_is_opened_taken_and_both_reach_the_table(browser, lobby, infra: 
         offer = bert.get_by_test_id("seek-list").locator("li").filter(has_text=anna_name)
         expect(offer).to_contain_text("sucht einen Gegner")
         expect(offer).to_contain_text("Battlegeneral")
+        shots = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
+        shots.mkdir(parents=True, exist_ok=True)
+        bert.screenshot(path=str(shots / "seek-wartesaal.png"), full_page=True)
         offer.get_by_test_id("seek-take").click()
         for page in (anna, bert):
             page.wait_for_url(re.compile(r"#/partie/\d+$"), timeout=15_000)

@@ -86,7 +86,7 @@ export class SeekPanel {
         window.setTimeout(() => (take.disabled = false), 3000); // refused: may try again
       });
       list.append(el("li", { "data-seek": seek.id },
-        `${seek.seeker.name} (${seek.elo}) ${ct("seekOther")}: ${this.title(seek.game)}, ${ct("seekFor")} ${seek.elo_min}–${seek.elo_max} Elo `,
+        `${seek.seeker.name} (${seek.elo} Elo) ${ct("seekOther")}: ${this.title(seek.game)}, ${ct("seekFor")} ${seek.elo_min}–${seek.elo_max} Elo `,
         el("small", { class: "expires" }, this.minutesLeft(seek)), " ", take));
     }
     if (others.length === 0) list.append(el("li", { class: "empty" }, ct("seekNone")));
