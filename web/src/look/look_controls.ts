@@ -27,8 +27,12 @@ export function lookControls(): HTMLElement {
   });
   const music = el("button", { type: "button", class: "music-switch", "data-testid": "music-switch" });
   const draw = (): void => {
-    open.textContent = lt("look");
-    music.textContent = look().musicOn ? lt("musicOn") : lt("musicOff");
+    // Icon plus words; narrow headers show the icon only (the words stay the accessible name).
+    const musicWords = look().musicOn ? lt("musicOn") : lt("musicOff");
+    open.replaceChildren(el("span", { class: "icon", "aria-hidden": "true" }, "◐ "), el("span", { class: "words" }, lt("look")));
+    open.setAttribute("aria-label", lt("look"));
+    music.replaceChildren(el("span", { class: "icon", "aria-hidden": "true" }, "♪"), el("span", { class: "words" }, musicWords.replace(/^♪\s*/, " ")));
+    music.setAttribute("aria-label", musicWords);
     music.setAttribute("aria-pressed", String(look().musicOn));
     music.title = lt("musicSwitch");
   };
