@@ -1,0 +1,50 @@
+"""Load over real sockets (``bench.load``): bots behind the sticky proxy in front of two lobby and two
+game processes chat, challenge and play all four games, with each other and with the computer.
+
+The short run is part of the default suite: ten bots, zero errors, every rated game
+settled exactly once and the Taler ledger holding exactly the start capital.  The
+long ramp (growing numbers of concurrent games, one against two processes) runs
+under ``make proof``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.load import GAMES, load_stack, ramp
+
+
+def _assert_clean(result: dict) -> None:
+    ledger = result["ledger"]
+    assert ledger["unsettled_or_twice"] == [] and ledger["still_running"] == [], ledger
+    assert ledger["stakes_escrowed_twice_each"] and ledger["paid_once"] and ledger["ledger_sum_is_start_capital"]
+    for step in result["steps"]:
+        assert step["errors"] == 0, step["error_samples"]
+        assert step["moves"] > 0 and step["messages_per_second"] > 0
+
+
+def test_ten_bots_play_all_four_games_through_two_processes_without_errors(tmp_path: Path) -> None:
+    with load_stack(2, tmp_path) as stack:
+        # Six slots, every third against the computer: four pairs and two single bots, ten bots.
+        result = ramp(stack, [6], seconds=10, p99_limit_ms=2000, seed=7, computer_every=3)
+    _assert_clean(result)
+    step = result["steps"][0]
+    assert step["bots"] == 10 and step["sockets"] == 20
+    kinds = step["games_by_kind"]
+    assert {k.split(":")[0] for k in kinds} == set(GAMES), kinds
+    assert any(k.endswith(":computer") for k in kinds) and any(":" not in k for k in kinds)
+    # Rated games with a stake were started in the Wartesaal, resigned at the end and settled.
+    assert result["ledger"]["rated_games"] >= 4
+    # Generous: the machine is shared; this guards against a stuck path, not a slow one.
+    assert step["round_trip_ms"]["p99"] < 3000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("processes", [1, 2])
+def test_ramp_of_concurrent_games(tmp_path: Path, processes: int) -> None:
+    with load_stack(processes, tmp_path) as stack:
+        result = ramp(stack, [4, 8, 16], seconds=30, p99_limit_ms=500, seed=3)
+    _assert_clean(result)
+    assert result["sustained_concurrent_games"] >= 4
