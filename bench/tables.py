@@ -11,8 +11,9 @@ table state with the move in it (both clients live in this process, so one clock
 measures both ends).  Reported per server: p50/p99 round trip, moves per second,
 errors (refusals, disconnects, moves unanswered at the end), and the ratios of the
 game service to the echo server, which are the figures to watch.  Beside them, the
-CPU time each server side spent per move (``cpu_ms_per_move``: the server process,
-and for the game service also PostgreSQL's and Redis's processes), read from the
+CPU time each side spent per move (``cpu_ms_per_move``: the server process, for the
+game service also PostgreSQL's and Redis's processes, and this process's scripted
+clients, which decode every state they receive), read from the
 kernel's per-process counters over the measured window: unlike the round trips it
 hardly depends on what else the machine is doing.
 
@@ -336,7 +337,7 @@ def main() -> int:
             wait_healthy(f"http://127.0.0.1:{port}", echo)
             fake = [(gid, "t", "t") for gid in range(1, args.games + 1)]
             result["echo"] = run_games(f"http://127.0.0.1:{port}", fake, args.seconds, echo=True,
-                                       cpu_groups={"server": lambda: [echo.pid]})
+                                       cpu_groups={"server": lambda: [echo.pid], "clients": lambda: [os.getpid()]})
         finally:
             echo.terminate()
             echo.wait(10)
@@ -356,7 +357,8 @@ def main() -> int:
             game_pid = game.process.pid
             result["game_service"] = run_games(
                 game.url, pairs, args.seconds, echo=False,
-                cpu_groups={"server": lambda: [game_pid], "postgres_redis": lambda: processes_under(tmp / "infra")})
+                cpu_groups={"server": lambda: [game_pid], "postgres_redis": lambda: processes_under(tmp / "infra"),
+                            "clients": lambda: [os.getpid()]})
             if result["game_service"]["errors"]:
                 # What the service said about it (its log goes with the temporary directory).
                 for line in game.log_path.read_text().splitlines():

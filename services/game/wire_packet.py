@@ -146,6 +146,10 @@ class JsonQueue(socketio.RedisManager):
         for data, room in payloads:
             message = self._message(event, encoded(data), room)
             self._handle_emit(message)
+            if not messages:
+                # Each socket's writer is a greenlet of its own: let the waiting player's
+                # state leave now, not after every other payload is built and published.
+                self.server.sleep(0)
             messages.append(message)
         self._publish({"method": "emit", "batch": messages, "host_id": self.host_id})
 
