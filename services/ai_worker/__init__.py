@@ -46,7 +46,10 @@ hanse      points    1.0          3.0       a cheap Zinnmarke / a good's whole o
 small deviation, red = points left lying.  Each review spends ``budget_ms`` per
 judged move (default 1000 ms).  Progress is emitted to Socket.IO room ``review:<id>``
 (``review_progress`` {review_id, done, total, ply, class}; ``review_done`` {review_id,
-status}).  A task redelivered after a crash continues after the last stored move.
+status}).  A review runs in parts of up to 12 moves, one task each, so workers share
+long reviews; a task redelivered after a crash continues after the last stored move,
+and a part whose whole worker died (no heartbeat for 10 s + 3 × budget) is sent again
+by the batch command or any live batch worker (migration 0014, ``review_parts``).
 
 Queues
 ------

@@ -8,13 +8,24 @@ already valued it).  ``loss = max(0, best - played)`` is classed by the player's
 ``REVIEW_THRESHOLDS``: green below ``yellow_from``, yellow below ``red_from``, red
 from there on.
 
+In parts: the first task of a review (``review_game(review_id)``) splits the judged
+moves into parts of at most ``PART_POINTS`` consecutive ones (``review_parts``, migration
+0014), sends ``review_game(review_id, part)`` for parts 1, 2 … to the batch queue and
+judges part 0 itself.  Several workers so share one long review, and a batch ends on
+one short part rather than on one whole game.  The review is done when its last part is.
+
 Idempotent and resumable: every judged move is one ``review_moves`` row (primary key
 ``(review_id, ply)``) committed on its own, and a task skips the plies already stored,
-so a redelivered task (worker killed) continues after the last stored move.  Two
-deliveries of one review never work at once: the task holds a PostgreSQL advisory
-lock on the review for its run (released by the server when a killed worker's
-connection drops).  A long review re-sends itself every ``CHUNK_SECONDS`` so no single
-task comes near the broker's visibility timeout.
+so a redelivered task continues after the last stored move.  Two deliveries of one part
+never work at once: the task holds a PostgreSQL advisory lock on the part for its run
+(released by the server when a killed worker's connection drops).  A killed prefork
+child's task is redelivered at once (``task_reject_on_worker_lost``); a killed *whole*
+worker's message would wait for the broker's one-hour visibility timeout, so each part
+keeps a heartbeat (``review_parts.heartbeat_at``, set with every stored move) and a
+running part silent for longer than ``review.stale_limit_s`` is sent again by the batch
+command, by every batch worker when it finished a part, and by a batch worker when it
+starts (``review.resend_stale``).  A long part re-sends itself every ``CHUNK_SECONDS``
+so no single task comes near the visibility timeout.
 
 Progress goes to Socket.IO room ``review:<id>`` as ``review_progress`` {review_id,
 done, total, ply, class} and finally ``review_done`` {review_id, status}.
@@ -31,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from celery.signals import worker_ready
 from psycopg.rows import dict_row
 
 from services.ai_worker.app import app
@@ -41,9 +53,12 @@ from shared.games import get_game
 
 log = logging.getLogger("ai.review")
 
-REVIEW_LOCK_SPACE = 727_100  # advisory lock key space (first int) of reviews
-LOCK_WAIT_S = 15.0  # a redelivery may find the dead worker's lock for a moment
+REVIEW_LOCK_SPACE = 727_100  # advisory lock keys (727_100 + part, review_id): one per review part
+LOCK_WAIT_S = 5.0  # a redelivery may find the dead worker's lock for a moment
 CHUNK_SECONDS = 600.0
+# A review is split into parts of at most this many judged moves (see the module doc).
+PART_POINTS = 12
+MAX_PARTS = 99  # keeps the lock keys below the next key space
 VALUE_SHARE = 0.25  # of a move's budget spent on value_of when analyse did not value the move played
 
 
@@ -99,10 +114,20 @@ def _connect() -> psycopg.Connection:
     return psycopg.connect(settings.load().database_url, autocommit=True, row_factory=dict_row)
 
 
-def _lock(conn: psycopg.Connection, review_id: int) -> bool:
+def part_bounds(n_points: int, part_points: int = PART_POINTS) -> list[tuple[int, int]]:
+    """``[first, end)`` of each part: as few parts as ``part_points`` allows, of near-equal size."""
+    if n_points <= 0:
+        return [(0, 1)]  # one (empty) part, so that the review still ends through a part
+    n_parts = min(MAX_PARTS, -(-n_points // part_points))
+    cuts = [k * n_points // n_parts for k in range(n_parts + 1)]
+    return list(zip(cuts, cuts[1:], strict=False))
+
+
+def _lock(conn: psycopg.Connection, review_id: int, part: int) -> bool:
     deadline = time.monotonic() + LOCK_WAIT_S
     while True:
-        got = conn.execute("SELECT pg_try_advisory_lock(%s, %s) AS ok", (REVIEW_LOCK_SPACE, review_id)).fetchone()
+        got = conn.execute("SELECT pg_try_advisory_lock(%s, %s) AS ok",
+                           (REVIEW_LOCK_SPACE + part, review_id)).fetchone()
         if got["ok"]:
             return True
         if time.monotonic() > deadline:
@@ -117,13 +142,114 @@ def _emit(event: str, review_id: int, data: dict[str, Any]) -> None:
         log.warning("progress emit failed", exc_info=True)
 
 
+def _fail(conn: psycopg.Connection, review_id: int, error: str) -> str:
+    conn.execute("UPDATE reviews SET status = 'failed', error = %s, finished_at = now()"
+                 " WHERE id = %s AND status <> 'done'", (error, review_id))
+    _emit("review_done", review_id, {"status": "failed"})
+    return "failed"
+
+
+def _send_part(review_id: int, part: int) -> None:
+    review_game.apply_async(args=[review_id, part])
+
+
+def _plan_parts(conn: psycopg.Connection, review_id: int, n_points: int) -> None:
+    """Write the review's parts once (a concurrent or repeated first task finds them written)
+    and send the task of every part other than 0 that is not in the broker yet."""
+    bounds = part_bounds(n_points)
+    with conn.transaction():
+        for part, (first, end) in enumerate(bounds):
+            conn.execute("INSERT INTO review_parts (review_id, part, first_point, end_point) VALUES (%s, %s, %s, %s)"
+                         " ON CONFLICT DO NOTHING", (review_id, part, first, end))
+    unsent = conn.execute("SELECT part FROM review_parts WHERE review_id = %s AND part > 0 AND status = 'queued'"
+                          " AND sent_at IS NULL ORDER BY part", (review_id,)).fetchall()
+    for row in unsent:
+        # Sent before sent_at is set: an interruption between the two sends it twice at
+        # worst, which the part's lock and the stored moves make harmless.
+        _send_part(review_id, row["part"])
+        conn.execute("UPDATE review_parts SET sent_at = now() WHERE review_id = %s AND part = %s",
+                     (review_id, row["part"]))
+
+
+def _finish_if_complete(conn: psycopg.Connection, review_id: int) -> str:
+    """Mark the review done when every part is; the statement runs after this part's own
+    'done' committed, so of two parts finishing together the later one sees both."""
+    done = conn.execute(
+        "UPDATE reviews SET status = 'done', finished_at = now() WHERE id = %s AND status = 'running'"
+        " AND NOT EXISTS (SELECT 1 FROM review_parts WHERE review_id = %s AND status <> 'done') RETURNING id",
+        (review_id, review_id)).fetchone()
+    if done is not None:
+        _emit("review_done", review_id, {"status": "done"})
+        return "done"
+    return "part done"
+
+
+def _run_part(conn: psycopg.Connection, review_id: int, part: int, points: list[ReviewPoint], player: Any,
+              budget: float, started: float) -> str:
+    """Judge the part's points not stored yet; the caller holds the part's lock."""
+    bounds = conn.execute("SELECT first_point, end_point, status FROM review_parts WHERE review_id = %s AND part = %s",
+                          (review_id, part)).fetchone()
+    if bounds is None:
+        return "missing"
+    if bounds["status"] == "done":
+        return _finish_if_complete(conn, review_id)
+    conn.execute("UPDATE review_parts SET status = 'running', attempts = attempts + 1, heartbeat_at = now(),"
+                 " sent_at = coalesce(sent_at, now()) WHERE review_id = %s AND part = %s", (review_id, part))
+    mine = points[bounds["first_point"]:bounds["end_point"]]
+    stored = {r["ply"] for r in conn.execute("SELECT ply FROM review_moves WHERE review_id = %s AND ply = ANY(%s)",
+                                             (review_id, [p.ply for p in mine]))}
+    for point in mine:
+        if point.ply in stored:
+            continue
+        if time.monotonic() - started > CHUNK_SECONDS:
+            _send_part(review_id, part)  # continue in a fresh task; our lock goes with this connection
+            return "continued"
+        try:
+            verdict = judge(player, point, budget, random.Random(f"{review_id}:{point.ply}"))
+        except Exception as exc:  # a player bug must not leave the review "running" forever
+            log.exception("review %s failed at ply %s", review_id, point.ply)
+            return _fail(conn, review_id, f"ply {point.ply}: {type(exc).__name__}: {exc}")
+        try:
+            with conn.transaction():
+                conn.execute(
+                    "INSERT INTO review_moves (review_id, ply, played, best, best_value, played_value, loss,"
+                    " class, alternatives) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    (review_id, point.ply, verdict["played"], verdict["best"], verdict["best_value"],
+                     verdict["played_value"], verdict["loss"], verdict["class"],
+                     json.dumps(verdict["alternatives"])))
+                conn.execute("UPDATE review_parts SET heartbeat_at = now() WHERE review_id = %s AND part = %s",
+                             (review_id, part))
+                review = conn.execute("UPDATE reviews SET moves_done = (SELECT count(*) FROM review_moves"
+                                      " WHERE review_id = %s) WHERE id = %s RETURNING moves_done, moves_total, status",
+                                      (review_id, review_id)).fetchone()
+        except psycopg.errors.ForeignKeyViolation:
+            # A Zug zurück dropped this review of a running game: its moves may be gone.
+            log.info("review %s was dropped meanwhile", review_id)
+            return "dropped"
+        if review is None:
+            return "dropped"
+        # One line per stored move: the resume test reads them to prove no move was judged twice.
+        log.info("review %s part %s stored ply %s", review_id, part, point.ply)
+        _emit("review_progress", review_id, {"done": review["moves_done"], "total": review["moves_total"],
+                                             "ply": point.ply, "class": verdict["class"]})
+        if review["status"] == "failed":  # another part failed: the rest is wasted work
+            return "failed"
+    conn.execute("UPDATE review_parts SET status = 'done', heartbeat_at = now() WHERE review_id = %s AND part = %s",
+                 (review_id, part))
+    return _finish_if_complete(conn, review_id)
+
+
 @app.task(name="ai.review_game", ignore_result=True, soft_time_limit=CHUNK_SECONDS * 3, time_limit=CHUNK_SECONDS * 4)
-def review_game(review_id: int) -> str:
-    """Review (or continue reviewing) ``reviews.id = review_id``; returns the final status."""
+def review_game(review_id: int, part: int | None = None) -> str:
+    """Review (or continue reviewing) ``reviews.id = review_id``; returns what became of it.
+
+    Without ``part`` (as the batch command and the game service send it): replay the
+    game, write the review's parts, send the tasks of parts 1, 2 …, and judge part 0.
+    With ``part``: judge that part."""
     started = time.monotonic()
     with _connect() as conn:
-        if not _lock(conn, review_id):
-            log.info("review %s is being worked on elsewhere", review_id)
+        if not _lock(conn, review_id, part or 0):
+            log.info("review %s part %s is being worked on elsewhere", review_id, part or 0)
             return "busy"
         row = conn.execute(
             "SELECT r.status, r.seat, r.budget_ms, g.game, g.options, g.seed, g.moves, g.move_seats, g.reshuffles,"
@@ -137,54 +263,43 @@ def review_game(review_id: int) -> str:
             conn.execute("UPDATE reviews SET status = 'failed', error = 'game not finished', finished_at = now()"
                          " WHERE id = %s", (review_id,))
             return "failed"
-        conn.execute("UPDATE reviews SET status = 'running', attempts = attempts + 1,"
-                     " started_at = coalesce(started_at, now()) WHERE id = %s", (review_id,))
         try:
             points = list(replay_points(row["game"], row["options"], row["seed"], row["moves"], row["move_seats"],
                                         row["seat"], row["reshuffles"]))
             player = player_for(row["game"])
         except Exception as exc:
             log.exception("review %s cannot replay its game", review_id)
-            conn.execute("UPDATE reviews SET status = 'failed', error = %s, finished_at = now() WHERE id = %s",
-                         (f"{type(exc).__name__}: {exc}", review_id))
-            _emit("review_done", review_id, {"status": "failed"})
-            return "failed"
-        done = {r["ply"] for r in conn.execute("SELECT ply FROM review_moves WHERE review_id = %s", (review_id,))}
-        conn.execute("UPDATE reviews SET moves_total = %s, moves_done = %s WHERE id = %s",
-                     (len(points), len(done), review_id))
-        budget = row["budget_ms"] / 1000
-        for point in points:
-            if point.ply in done:
-                continue
-            if time.monotonic() - started > CHUNK_SECONDS:
-                review_game.apply_async(args=[review_id])  # continue in a fresh task; our lock goes with us
-                return "continued"
+            return _fail(conn, review_id, f"{type(exc).__name__}: {exc}")
+        if part is None:
+            conn.execute("UPDATE reviews SET status = 'running', attempts = attempts + 1,"
+                         " started_at = coalesce(started_at, now()), moves_total = %s,"
+                         " moves_done = (SELECT count(*) FROM review_moves WHERE review_id = %s) WHERE id = %s",
+                         (len(points), review_id, review_id))
             try:
-                verdict = judge(player, point, budget, random.Random(f"{review_id}:{point.ply}"))
-            except Exception as exc:  # a player bug must not leave the review "running" forever
-                log.exception("review %s failed at ply %s", review_id, point.ply)
-                conn.execute("UPDATE reviews SET status = 'failed', error = %s, finished_at = now() WHERE id = %s",
-                             (f"ply {point.ply}: {type(exc).__name__}: {exc}", review_id))
-                _emit("review_done", review_id, {"status": "failed"})
-                return "failed"
-            try:
-                with conn.transaction():
-                    conn.execute(
-                        "INSERT INTO review_moves (review_id, ply, played, best, best_value, played_value, loss,"
-                        " class, alternatives) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                        (review_id, point.ply, verdict["played"], verdict["best"], verdict["best_value"],
-                         verdict["played_value"], verdict["loss"], verdict["class"],
-                         json.dumps(verdict["alternatives"])))
-                    count = conn.execute("UPDATE reviews SET moves_done = (SELECT count(*) FROM review_moves"
-                                         " WHERE review_id = %s) WHERE id = %s RETURNING moves_done",
-                                         (review_id, review_id)).fetchone()["moves_done"]
+                _plan_parts(conn, review_id, len(points))
             except psycopg.errors.ForeignKeyViolation:
-                # A Zug zurück dropped this review of a running game: its moves may be gone.
-                log.info("review %s was dropped meanwhile", review_id)
                 return "dropped"
-            done.add(point.ply)
-            _emit("review_progress", review_id, {"done": count, "total": len(points), "ply": point.ply,
-                                                 "class": verdict["class"]})
-        conn.execute("UPDATE reviews SET status = 'done', finished_at = now() WHERE id = %s", (review_id,))
-        _emit("review_done", review_id, {"status": "done"})
-        return "done"
+        outcome = _run_part(conn, review_id, part or 0, points, player, row["budget_ms"] / 1000, started)
+        if outcome in ("part done", "done"):
+            _resend_stale(conn)
+        return outcome
+
+
+def _resend_stale(conn: psycopg.Connection) -> None:
+    """Every live batch worker looks for parts of dead workers when it finished one."""
+    from services.ai_worker.review import resend_stale
+
+    try:
+        resend_stale(conn, _send_part)
+    except Exception:  # the batch command looks too; a failed look must not fail this review
+        log.warning("looking for stale review parts failed", exc_info=True)
+
+
+@worker_ready.connect
+def _look_for_stale_parts(**_kwargs: object) -> None:
+    """A (re)started worker sends again the parts a dead worker left running."""
+    try:
+        with _connect() as conn:
+            _resend_stale(conn)
+    except Exception:
+        log.warning("looking for stale review parts at start failed", exc_info=True)

@@ -119,9 +119,12 @@ def test_batch_command_can_be_interrupted_and_restarted_without_double_work(
     rows = db.execute("SELECT r.status, r.attempts, r.moves_done, r.moves_total FROM reviews r"
                       " WHERE r.game_id = ANY(%s)", (dated_games["ids"],)).fetchall()
     assert len(rows) == 4 and all(r[0] == "done" and r[1] == 1 and r[2] == r[3] > 0 for r in rows), rows
-    # Each review's task was sent and run exactly once.
+    # Each review's task, and each further part's, was sent and run exactly once.
+    parts = db.execute("SELECT p.attempts FROM review_parts p JOIN reviews r ON r.id = p.review_id"
+                       " WHERE r.game_id = ANY(%s)", (dated_games["ids"],)).fetchall()
+    assert len(parts) >= 4 and all(p[0] == 1 for p in parts), parts
     received = re.findall(r"Task ai\.review_game\[([^\]]+)\] received", batch_worker.log_path.read_text())
-    assert len(received) == len(set(received)) == 4
+    assert len(received) == len(set(received)) == len(parts)
     third = _cli(infra, *args)
     out_third, _ = third.communicate(timeout=60)
     assert third.returncode == 0 and "4 fertig/done, 0 neu eingereiht" in out_third

@@ -1,0 +1,116 @@
+"""A whole batch worker killed mid-review: another worker finishes the review promptly, no move judged twice.
+
+SIGKILL of the worker's main process and its prefork children leaves the task's
+message unacknowledged in Redis until the broker's one-hour visibility timeout; the
+part's heartbeat in PostgreSQL (migration 0014) goes stale within seconds instead, and
+the batch command (or a live worker) sends the part again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from services.ai_worker.review_task import part_bounds
+from tests.ai.game_rows import insert_finished, play_out, random_chooser
+from tests.stack import ROOT, CeleryWorker, Infra
+
+DAY = dt.date(2024, 2, 29)  # no other test writes games finished on this day
+STORED = re.compile(r"review (\d+) part (\d+) stored ply (\d+)")
+
+
+@pytest.fixture
+def db(infra: Infra) -> Iterator[psycopg.Connection]:
+    with psycopg.connect(infra.database_url, autocommit=True) as conn:
+        yield conn
+
+
+def test_parts_cover_every_point_once_in_order() -> None:
+    for n in (0, 1, 11, 12, 13, 25, 100, 5000):
+        bounds = part_bounds(n, 12)
+        covered = [i for first, end in bounds for i in range(first, end)]
+        assert covered == list(range(max(n, 1)))  # no points: one empty part, so the review still ends
+        assert all(end - first <= 12 for first, end in bounds) or len(bounds) == 99
+        assert len(bounds) <= 99 and max(e - f for f, e in bounds) - min(e - f for f, e in bounds) <= 1
+
+
+def _kill_whole_worker(worker: CeleryWorker) -> None:
+    """SIGKILL the worker's main process and its prefork children at once (a dead machine)."""
+    pid = worker.process.pid
+    children = [int(p) for p in subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
+                                                text=True).stdout.split()]
+    for target in (pid, *children):
+        try:
+            os.kill(target, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    worker.process.wait()
+
+
+def _stored_plies(log_path: Path, review_id: int) -> list[int]:
+    return [int(m.group(3)) for m in STORED.finditer(log_path.read_text()) if int(m.group(1)) == review_id]
+
+
+def test_a_review_of_a_killed_worker_is_finished_by_another_without_judging_a_move_twice(
+        infra: Infra, log_dir: Path, db: psycopg.Connection) -> None:
+    moves, seats, final = play_out("hexagon", {}, 31, random_chooser(31))
+    game_id = insert_finished(db, "hexagon", {}, 31, moves, seats, final,
+                              finished_at=dt.datetime.combine(DAY, dt.time(12), dt.UTC))
+    expected = {i for i, s in enumerate(seats) if s == 1}
+    assert len(expected) > 2 * 12, "the game is too short to have several parts"
+
+    first = CeleryWorker(infra, log_dir, queues="batch", concurrency=1).start()
+    second = CeleryWorker(infra, log_dir, queues="batch", concurrency=1)
+    cli = subprocess.Popen([sys.executable, "-m", "services.ai_worker.review", "--from", DAY.isoformat(),
+                            "--to", DAY.isoformat(), "--seat", "1", "--budget-ms", "100", "--stale-after", "3",
+                            "--interval", "0.2"], cwd=ROOT, env=infra.env(), stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    try:
+        review_id = None
+        give_up = time.monotonic() + 60
+        while review_id is None or db.execute("SELECT count(*) FROM review_moves WHERE review_id = %s",
+                                              (review_id,)).fetchone()[0] < 3:
+            assert time.monotonic() < give_up and cli.poll() is None, first.log_path.read_text()[-3000:]
+            found = db.execute("SELECT id FROM reviews WHERE game_id = %s AND seat = 1", (game_id,)).fetchone()
+            review_id = found[0] if found else None
+            time.sleep(0.05)
+        _kill_whole_worker(first)
+        killed = time.monotonic()
+        before = {r[0] for r in db.execute("SELECT ply FROM review_moves WHERE review_id = %s", (review_id,))}
+        running = db.execute("SELECT count(*) FROM review_parts WHERE review_id = %s AND status = 'running'",
+                             (review_id,)).fetchone()[0]
+        assert running == 1  # the dead worker's part: only a stale heartbeat can bring it back
+        second.start()
+        out, _ = cli.communicate(timeout=90)
+        took = time.monotonic() - killed
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+        second.stop()
+        first.stop()
+    assert cli.returncode == 0, out
+    assert took < 60, f"the review took {took:.0f} s after the kill"
+    assert "sent again (worker silent)" in out
+    stored = {r[0] for r in db.execute("SELECT ply FROM review_moves WHERE review_id = %s", (review_id,))}
+    assert stored == expected
+    # The second worker judged exactly the moves the first had not stored, each once.
+    after_kill = _stored_plies(second.log_path, review_id)
+    assert sorted(after_kill) == sorted(expected - before)
+    assert set(_stored_plies(first.log_path, review_id)) <= before
+    status, done, total = db.execute("SELECT status, moves_done, moves_total FROM reviews WHERE id = %s",
+                                     (review_id,)).fetchone()
+    assert (status, done, total) == ("done", len(expected), len(expected))
+    # Only the dead worker's part ran twice.
+    attempts = [r[0] for r in db.execute("SELECT attempts FROM review_parts WHERE review_id = %s ORDER BY part",
+                                         (review_id,))]
+    assert sorted(attempts) == [1] * (len(attempts) - 1) + [2]
