@@ -436,7 +436,16 @@ def ledger_check(database_url: str, game_ids: set[int], timeout: float = 60) -> 
 class LoadStack:
     base_url: str
     database_url: str
-    server_pids: list[int]
+    infra: Any  # tests.stack.Infra: the fault tests restart its Redis and PostgreSQL
+    lobbies: list[Any]  # tests.stack.ServiceProcess
+    games: list[Any]
+    rating: Any
+    worker: Any  # tests.stack.CeleryWorker
+
+    @property
+    def server_pids(self) -> list[int]:
+        """The Socket.IO processes whose memory the sockets cost."""
+        return [s.process.pid for s in (*self.lobbies, *self.games)]
 
 
 def start_proxy(port: int, lobby_urls: list[str], game_urls: list[str], log: Path) -> subprocess.Popen:
@@ -474,10 +483,10 @@ def load_stack(processes: int, tmp: Path) -> Iterator[LoadStack]:
                                 EVENT_CONSUMER_NAME=f"rating-{uuid.uuid4().hex[:6]}")
         for service in (*lobbies, *games, rating):
             started.append(service.start(timeout=120))
-        started.append(CeleryWorker(infra, logs, queues="interactive", concurrency=1).start(timeout=120))
+        worker = CeleryWorker(infra, logs, queues="interactive", concurrency=1).start(timeout=120)
+        started.append(worker)
         proxy = start_proxy(proxy_port, [s.url for s in lobbies], [s.url for s in games], logs / "proxy.log")
-        yield LoadStack(f"http://127.0.0.1:{proxy_port}", infra.database_url,
-                        [s.process.pid for s in (*lobbies, *games)])
+        yield LoadStack(f"http://127.0.0.1:{proxy_port}", infra.database_url, infra, lobbies, games, rating, worker)
     finally:
         if proxy is not None:
             proxy.kill()
