@@ -28,7 +28,7 @@ from services.game.refusals import TableRefusal
 from services.game.seat_connections import SeatConnections
 from services.game.table import Settled, Tables
 from services.game.table_presence import TablePresence
-from shared import auth_token, i18n, settings
+from shared import auth_token, i18n, reserved_events, settings
 from shared.socket_errors import error_payload, guarded, validated
 
 log = logging.getLogger("game.sockets")
@@ -85,6 +85,9 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
 
     @socketio.on("connect")
     def connect(auth: object = None) -> None:
+        if reserved_events.sent_as_event(socketio):
+            _emit_error(error_payload("unknown_event", _lang(), None, event="connect"))
+            return
         token = auth.get("token") if isinstance(auth, dict) else None
         lang = i18n.pick_language(auth.get("lang") if isinstance(auth, dict) else None)
         user = auth_token.verify(token, config.secret_key, config.session_max_age) if token else None
@@ -98,6 +101,9 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
 
     @socketio.on("disconnect")
     def disconnect(*_args: object) -> None:
+        if reserved_events.sent_as_event(socketio):
+            _emit_error(error_payload("unknown_event", _lang(), None, event="disconnect"))
+            return
         presence.left(request.sid)
 
     @table_event("table:join")

@@ -29,6 +29,7 @@ from shared import challenge as negotiation
 from shared import game_store, presence
 from shared.challenge import Challenge, ChallengeRefusal, Party, Settings
 from shared.games import BadOptions, get_game
+from shared.i18n import pick_language, text
 from shared.logs import event
 
 if TYPE_CHECKING:
@@ -240,7 +241,12 @@ def _register_preview(lobby: Lobby) -> None:
                 raise ValueError("options must be an object")
             view = preview(game, options)
         except (ValueError, BadOptions) as exc:
-            message = exc.de if isinstance(exc, BadOptions) else str(exc)
+            # In the asked language, like every other /api error (X-Lang).
+            lang = pick_language(request.headers.get("X-Lang"))
+            if isinstance(exc, BadOptions):
+                message = exc.en if lang == "en" else exc.de
+            else:
+                message = text("bad_json", lang)
             response = jsonify({"error": {"code": "bad_options", "message": message}})
             response.status_code = 400
             return response

@@ -7,10 +7,12 @@ German/English message.
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import requests
 from flask import Blueprint, Response, jsonify, request
 
-from shared.i18n import pick_language
+from shared.i18n import pick_language, text
 from shared.settings import Settings
 
 TIMEOUT_SECONDS = 5
@@ -26,8 +28,19 @@ def rating_proxy_blueprint(settings: Settings) -> Blueprint:
 
     @blueprint.get("/api/rating/<path:rest>")
     def forward(rest: str) -> Response:
+        # Each segment percent-encoded: a decoded "../" must not walk out of /api/rating/
+        # on the rating service (its /metrics, say), and "." / ".." name no list there.
+        segments = rest.split("/")
+        if any(segment in (".", "..") for segment in segments):
+            lang = pick_language(request.headers.get("X-Lang"))
+            response = jsonify({"error": {"code": "unknown_route",
+                                          "message": text("unknown_route", lang, path=request.path[:60])}})
+            response.status_code = 404
+            return response
+        quoted = "/".join(quote(segment, safe="") for segment in segments)
         try:
-            upstream = http.get(f"{settings.rating_url}/api/rating/{rest}", params=request.args,
+            upstream = http.get(f"{settings.rating_url}/api/rating/{quoted}", params=request.args,
+                                headers={"X-Lang": pick_language(request.headers.get("X-Lang"))},
                                 timeout=TIMEOUT_SECONDS)
         except requests.RequestException:
             lang = pick_language(request.headers.get("X-Lang"))

@@ -18,7 +18,7 @@ from prometheus_client import Counter, Gauge
 from socketio.exceptions import ConnectionRefusedError  # not the builtin OSError of that name
 
 from services.lobby.session import account_from
-from shared import chat, ledger
+from shared import chat, ledger, reserved_events
 from shared.i18n import pick_language, text
 from shared.logs import event
 from shared.schemas import ProtocolError, validate_event
@@ -88,6 +88,9 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
 
     @socketio.on("connect")
     def on_connect(auth: object = None) -> None:
+        if reserved_events.sent_as_event(socketio):
+            refuse(ProtocolError("unknown_event", event="connect"), None)
+            return
         lang = pick_language(auth.get("lang") if isinstance(auth, dict) else None)
         try:
             account = account_from(request, lobby.settings, lobby.pool)
@@ -112,6 +115,9 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
 
     @socketio.on("disconnect")
     def on_disconnect(*_reason: object) -> None:
+        if reserved_events.sent_as_event(socketio):
+            refuse(ProtocolError("unknown_event", event="disconnect"), None)
+            return
         conn = connections.pop(request.sid, None)
         if conn is None:
             return

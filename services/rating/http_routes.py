@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 from psycopg_pool import ConnectionPool
+from werkzeug.exceptions import HTTPException
 
 from services.rating.standings import KINDS, list_of, player
 from shared.games import GAME_NAMES
+from shared.i18n import pick_language, text
 
 BAD_LIST = {
     "de": "Unbekannte Liste: game muss {games} sein, kind {kinds}.",
@@ -45,5 +47,17 @@ def rating_blueprint(pool: ConnectionPool) -> Blueprint:
         with pool.connection() as conn:
             found = player(conn, user_id)
         return jsonify(found) if found is not None else _error("unknown_player", NO_PLAYER, 404)
+
+    @blueprint.app_errorhandler(HTTPException)
+    def http_error(err: HTTPException) -> Response:
+        # The lobby forwards /api/rating/<anything> here: an unknown path or a wrong method
+        # answers in the same JSON shape as every other /api error, not Flask's HTML page.
+        if not request.path.startswith("/api/"):
+            return err.get_response()
+        lang = pick_language(request.headers.get("X-Lang"))
+        response = jsonify({"error": {"code": "unknown_route",
+                                      "message": text("unknown_route", lang, path=request.path[:60])}})
+        response.status_code = err.code or 400
+        return response
 
     return blueprint
