@@ -387,3 +387,42 @@ def test_celery_worker_killed_mid_search(stack: LoadStack) -> None:
     finally:
         player.close()
         stack.worker.stop()
+
+
+def test_a_committed_move_is_not_reported_failed_when_redis_goes_away_after_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the Redis fault: the move stood, but its sender got internal_error, because writing
+    the flag deadline after the commit raised.  Now the flag loop re-derives every deadline instead."""
+    import redis as redis_lib
+
+    from services.game.app import TableRuntime
+    from services.game.flag_schedule import FlagSchedule
+
+    class DeadRedis:
+        def register_script(self, script: str) -> object:
+            return lambda **kw: []
+
+        def zadd(self, *args: object) -> None:
+            raise redis_lib.ConnectionError("Connection reset by peer")
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.calls: list[str] = []
+
+        def __getattr__(self, name: str) -> Any:
+            return lambda *args, **kwargs: self.calls.append(name)
+
+    flags = FlagSchedule(DeadRedis())  # type: ignore[arg-type]
+    publisher, computer, connections, status = Recorder(), Recorder(), Recorder(), Recorder()
+    runtime = TableRuntime(None, publisher, flags, computer, connections, status)  # type: ignore[arg-type]
+    row = type("Row", (), {"id": 5, "mode": "computer", "seats": (1, None), "clock": {"base_ms": 60_000},
+                           "status": "running"})()
+    settled = type("Settled", (), {"row": row, "state": None, "finished_now": False})()
+    import datetime as dt
+
+    import services.game.app as game_app
+
+    monkeypatch.setattr(game_app, "flag_deadline", lambda row, state: dt.datetime(2030, 1, 1, tzinfo=dt.UTC))
+    runtime.settled(settled)  # type: ignore[arg-type]
+    assert publisher.calls == ["publish"] and computer.calls == ["request_if_due"]
+    assert flags._resync_wanted

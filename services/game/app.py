@@ -87,7 +87,12 @@ class TableRuntime:
         """After a commit: tell every recipient, move the flag deadline, wake the computer."""
         row = settled.row
         self.publisher.publish(settled)
-        self.flags.set(row.id, flag_deadline(row, settled.state))
+        try:
+            self.flags.set(row.id, flag_deadline(row, settled.state))
+        except redis.RedisError:
+            # The change is committed and told: Redis going away now must not report it as failed
+            # to its sender.  The flag loop derives every deadline from PostgreSQL once Redis is back.
+            self.flags.resync_soon()
         if settled.finished_now:
             players = sorted({uid for uid in row.seats if uid is not None})
             self.connections.forget(row.id, players)

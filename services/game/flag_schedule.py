@@ -44,6 +44,11 @@ class FlagSchedule:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._claim = client.register_script(_CLAIM)
+        self._resync_wanted = False
+
+    def resync_soon(self) -> None:
+        """A deadline could not be written (Redis away): derive them all again on the next poll."""
+        self._resync_wanted = True
 
     def set(self, game_id: int, deadline: dt.datetime | None) -> None:
         """Schedule ``game_id``'s flag at ``deadline`` (None: no clock runs; drop it)."""
@@ -80,8 +85,9 @@ class FlagSchedule:
         seen = 0
         while True:
             try:
-                if time.monotonic() >= next_resync:
+                if time.monotonic() >= next_resync or self._resync_wanted:
                     seen = max(seen, self.resync(tables, pause=sleep))
+                    self._resync_wanted = False  # only once it went through: Redis may still be away
                     next_resync = time.monotonic() + RESYNC_S
                 elif time.monotonic() >= next_new:
                     seen = max(seen, self.resync(tables, seen))
