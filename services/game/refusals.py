@@ -31,6 +31,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "bad_local_table": ("Diese Einstellungen passen nicht zu diesem Tisch.",
                         "These settings do not fit this table."),
     "not_found": ("Nicht gefunden.", "Not found."),
+    "private_table": ("An diesem Tisch spielen zwei an einem Gerät; er gehört einem anderen Spieler.",
+                      "Two play on one device at this table; it belongs to another player."),
 }
 
 

@@ -109,6 +109,9 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
     @table_event("table:join")
     def join(data: dict[str, Any]) -> None:
         settled = tables.current(data["game_id"])
+        if settled.row.mode == "same_device" and not settled.row.seats_of(_uid()):
+            # Two on one device: the table belongs to its one owner; nobody else watches it.
+            raise TableRefusal("private_table")
         sit_down(settled)
         if settled.row.running and settled.row.mode == "wartesaal" and settled.row.seats_of(_uid()):
             status.playing(_uid())
