@@ -9,23 +9,33 @@ prints it as JSON.  In process, no Celery.  Figures:
 * ``ladder``: Stark vs Mittel and Mittel vs Leicht, ``games`` each, colours
   alternating, setups drawn by the players themselves (20 computer setups, mirrored
   half of the time).  A game still running after ``MAX_PLIES`` is adjudicated by
-  material (the evaluation of :mod:`services.ai_worker.players.general_search` on the
-  true position, a margin of at least ``ADJUDICATION_MARGIN`` units wins, else a draw);
+  material (``material_balance`` of :mod:`services.ai_worker.players.general_search`
+  on the true position — material only, not Stark's positional terms — a margin of at
+  least ``ADJUDICATION_MARGIN`` units wins, else a draw);
   the report counts how many games were adjudicated.  Score share of the stronger
-  side: a win 1, a draw ½.
+  side: a win 1, a draw ½, with a 95 % Wilson interval (draws counted as half a
+  win), wins / draws / losses, and for Stark the share of its moves answered within
+  ``budget_s`` + 10 %.
+
+``python -m bench.ai_general [games] [budget_s] [processes]``: with ``processes`` > 1
+the games run in that many worker processes (each game is independent and seeded by
+its number, so the result does not depend on the process count; only the timing
+does — on a loaded machine fewer samples fit into a budget).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from services.ai_worker.players import general as player
 from services.ai_worker.players.general_belief import read_belief
-from services.ai_worker.players.general_search import evaluate, flag_ids
+from services.ai_worker.players.general_search import material_balance
 from shared.games import get_game
 
 GAME = get_game("general")
@@ -60,33 +70,63 @@ def play_game(
     outcome = GAME.outcome(state)
     adjudicated = outcome is None
     if outcome is None:
-        margin = evaluate(state, 0, flag_ids(state))
+        margin = material_balance(state, 0)
         winner = 0 if margin >= ADJUDICATION_MARGIN else 1 if margin <= -ADJUDICATION_MARGIN else None
     else:
         winner = outcome.winner
     return {"winner": winner, "plies": plies, "adjudicated": adjudicated, "stark_times": times}
 
 
-def ladder(strong: str, weak: str, games: int, budget_s: float, seed: int = 1) -> dict[str, Any]:
+def wilson_interval(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a score share (draws as half a win)."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = score / games
+    centre = p + z * z / (2 * games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    denominator = 1 + z * z / games
+    return (round((centre - spread) / denominator, 3), round((centre + spread) / denominator, 3))
+
+
+def _ladder_game(args: tuple[str, str, int, float, int]) -> tuple[int, dict[str, Any]]:
+    strong, weak, game, budget_s, seed = args
+    strong_seat = game % 2
+    strengths = (strong, weak) if strong_seat == 0 else (weak, strong)
+    return strong_seat, play_game(strengths, budget_s, seed * 1000 + game)
+
+
+def ladder(strong: str, weak: str, games: int, budget_s: float, seed: int = 1, processes: int = 1) -> dict[str, Any]:
     score = 0.0
     adjudicated = 0
     plies = 0
-    for game in range(games):
-        strong_seat = game % 2
-        strengths = (strong, weak) if strong_seat == 0 else (weak, strong)
-        result = play_game(strengths, budget_s, seed * 1000 + game)
+    wins = draws = 0
+    stark_moves = stark_within = 0
+    jobs = [(strong, weak, game, budget_s, seed) for game in range(games)]
+    if processes > 1:
+        with ProcessPoolExecutor(processes) as pool:
+            results = list(pool.map(_ladder_game, jobs))
+    else:
+        results = [_ladder_game(job) for job in jobs]
+    for strong_seat, result in results:
         adjudicated += result["adjudicated"]
         plies += result["plies"]
+        stark_moves += len(result["stark_times"])
+        stark_within += sum(took <= budget_s * 1.1 for took in result["stark_times"])
         if result["winner"] is None:
             score += 0.5
+            draws += 1
         elif result["winner"] == strong_seat:
             score += 1.0
+            wins += 1
     return {
         "pairing": f"{strong} vs {weak}",
         "games": games,
         "strong_score_share": round(score / games, 3) if games else None,
+        "wilson_95": list(wilson_interval(score, games)),
+        "wins_draws_losses": [wins, draws, games - wins - draws],
         "adjudicated": adjudicated,
         "mean_plies": round(plies / games, 1) if games else None,
+        "stark_moves_within_budget_share": round(stark_within / stark_moves, 4) if stark_moves else None,
     }
 
 
@@ -112,7 +152,7 @@ def stark_speed(budget_s: float, positions: int = 6, seed: int = 3) -> dict[str,
         seat = GAME.to_move(state)[0]
         view = GAME.view(state, seat)
         belief = read_belief(view)
-        moves = [player._move_int(m["text"]) for m in view["moves"]]
+        moves = [player._move_int(m["text"]) for m in view["legal_moves"]]
         started = time.monotonic()
         _values, done, made = pimc(belief, moves, player._template(view), started + budget_s, rng)
         took = time.monotonic() - started
@@ -137,13 +177,14 @@ def stark_speed(budget_s: float, positions: int = 6, seed: int = 3) -> dict[str,
     }
 
 
-def run(games: int, budget_s: float) -> dict[str, Any]:
+def run(games: int, budget_s: float, processes: int = 1) -> dict[str, Any]:
     started = time.monotonic()
-    stark_vs_mittel = ladder("stark", "mittel", games, budget_s)
-    mittel_vs_leicht = ladder("mittel", "leicht", games, budget_s)
+    stark_vs_mittel = ladder("stark", "mittel", games, budget_s, processes=processes)
+    mittel_vs_leicht = ladder("mittel", "leicht", games, budget_s, processes=processes)
     return {
         "game": "general",
         "budget_s": budget_s,
+        "processes": processes,
         "max_plies_before_adjudication": MAX_PLIES,
         "stark": stark_speed(budget_s),
         "ladder": [stark_vs_mittel, mittel_vs_leicht],
@@ -154,4 +195,5 @@ def run(games: int, budget_s: float) -> dict[str, Any]:
 if __name__ == "__main__":
     games_arg = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     budget_arg = float(sys.argv[2]) if len(sys.argv) > 2 else 0.1
-    print(json.dumps(run(games_arg, budget_arg), indent=2))
+    processes_arg = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    print(json.dumps(run(games_arg, budget_arg, processes_arg), indent=2))

@@ -122,6 +122,65 @@ def _heuristic_scores(belief: Belief, moves: list[int]) -> dict[int, float]:
     return scores
 
 
+# Stark: a root move that takes a piece back to a square it left within our last
+# RETURN_WINDOW moves costs RETURN_PENALTY (material units): back-and-forth shuffling
+# wins nothing and lets the 200-move rule or the opponent decide the game.
+RETURN_WINDOW = 4
+RETURN_PENALTY = 0.25
+# Stark: the Feldmarschall and the General do not strike a piece that never moved
+# unless the samples make it clearly pay: such a piece is a Mine too often, and
+# losing one of them opens the board to every enemy piece below it (the material
+# values understate that).  Cost in material units per strike.
+HEAVY_PROBE_PENALTY = 4.0
+HEAVY_RANK = 9
+# Share of the remaining time the search may use: reading the view and answering
+# take the rest, so the move is in by the deadline on a loaded machine.
+SEARCH_SHARE = 0.9
+
+
+def _own_recent_moves(view: dict[str, Any]) -> list[tuple[int, int]]:
+    """Our last RETURN_WINDOW play moves as (from, to), newest first (Red moves first)."""
+    history = view.get("history") or []
+    seat = view["seat"]
+    ours = []
+    for index in range(len(history) - 1, -1, -1):
+        if index % 2 != seat:
+            continue
+        frm, to = history[index].split(" ")[0].replace("x", "-").split("-")
+        ours.append((parse_square(frm), parse_square(to)))
+        if len(ours) == RETURN_WINDOW:
+            break
+    return ours
+
+
+def return_penalties(view: dict[str, Any], moves: list[int]) -> dict[int, float]:
+    """RETURN_PENALTY for each move that takes a piece back to a square it stood on
+    during our last few moves (traced back through our own move list)."""
+    recent = _own_recent_moves(view)
+    penalties: dict[int, float] = {}
+    for move in moves:
+        frm, to = divmod(move, 100)
+        square = frm
+        for earlier_from, earlier_to in recent:
+            if earlier_to == square:
+                if earlier_from == to:
+                    penalties[move] = RETURN_PENALTY
+                    break
+                square = earlier_from
+    return penalties
+
+
+def heavy_probe_penalties(belief: Belief, moves: list[int]) -> dict[int, float]:
+    """HEAVY_PROBE_PENALTY for each strike of a rank >= HEAVY_RANK piece on an enemy
+    piece that never moved and whose rank is unknown."""
+    unmoved = {p.square for p in belief.enemies if not p.moved and p.rank is None}
+    return {
+        move: HEAVY_PROBE_PENALTY
+        for move in moves
+        if move % 100 in unmoved and belief.own[move // 100] >= HEAVY_RANK and belief.own[move // 100] <= MOVABLE_MAX
+    }
+
+
 def _noisy_best(scores: dict[int, float], rng: random.Random, noise: float) -> int:
     return max(scores, key=lambda m: scores[m] + rng.gauss(0.0, noise))
 
@@ -163,12 +222,17 @@ def choose_move(
         return by_int[_noisy_best(_heuristic_scores(belief, moves), rng, LEICHT_NOISE)]
     if strength == "mittel":
         return by_int[_noisy_best(_heuristic_scores(belief, moves), rng, MITTEL_NOISE)]
-    values, samples, nodes = pimc(belief, moves, _template(view), deadline, rng, max_samples)
+    now = time.monotonic()
+    search_end = now + (deadline - now) * SEARCH_SHARE
+    values, samples, nodes = pimc(belief, moves, _template(view), search_end, rng, max_samples)
     if stats is not None:
         stats.update(nodes=nodes, depth=2, samples=samples)
     if not values:
         return by_int[max(moves, key=_heuristic_scores(belief, moves).get)]
-    return by_int[max(moves, key=values.get)]
+    penalties = return_penalties(view, moves)
+    for move, cost in heavy_probe_penalties(belief, moves).items():
+        penalties[move] = penalties.get(move, 0.0) + cost
+    return by_int[max(moves, key=lambda m: values[m] - penalties.get(m, 0.0))]
 
 
 def view_seed(view: dict[str, Any]) -> int:

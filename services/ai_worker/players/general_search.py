@@ -24,16 +24,33 @@ import time
 from services.ai_worker.players.general_belief import Belief, sampled_state
 from shared.games.general import moves as fast
 from shared.games.general.board import NEIGHBOURS
-from shared.games.general.pieces import ATTACKER_WINS, BOTH_LOSE, FLAG, MOVABLE_MAX, fight
+from shared.games.general.pieces import ATTACKER_WINS, BOTH_LOSE, FLAG, MINE, MOVABLE_MAX, SPY, fight
 from shared.games.general.state import MOVED, REVEALED, State
 
 WIN = 100.0
 # Material per rank code (index 0 unused): Spion is worth more than its rank because it
 # is the only answer to the Feldmarschall; the Mineur because only it clears Minen.
 VALUE = (0.0, 3.0, 1.0, 2.5, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 10.0, 1.5, 0.0)
-# Penalty/bonus per movable enemy piece at Manhattan distance d (index) from a Fahne.
+# Bonus per own movable piece at Manhattan distance d (index) from the sampled enemy
+# Fahne, weighed by GUESSED_FLAG_WEIGHT (the sample's Fahne is only a guess).
 FLAG_NEAR = (0.0, 2.0, 1.0, 0.4)
-GUESSED_FLAG_WEIGHT = 0.3  # the enemy Fahne in a sample is only a guess
+GUESSED_FLAG_WEIGHT = 0.3
+# Penalty per movable enemy piece at distance d from our own Fahne: one move from
+# striking it, the Fahne is at stake, so an intruder must be met before it arrives.
+DEFEND_NEAR = (0.0, 4.0, 2.0, 1.0, 0.5, 0.25)
+# Per own piece of rank GUARD_MIN..GUARD_MAX within GUARD_DISTANCE of our own Fahne:
+# a few pieces stay home, so that an intruder (a Mineur clearing the Minen around the
+# Fahne above all) meets someone; without them the pull empties the back rows.  More
+# than the pull offers for one step, so a guard leaves only for a real gain.
+GUARD = 0.3
+GUARD_DISTANCE = 2
+GUARD_MIN, GUARD_MAX = 4, 8
+# Per own movable piece (not the Spion, which stays home to meet the Feldmarschall):
+# PULL per square it stands nearer the sampled enemy Fahne than PULL_RANGE.  Averaged
+# over the samples this draws the army toward the probable Fahne squares, so Stark
+# makes progress instead of shuffling once nothing is left to win in two plies.
+PULL = 0.04
+PULL_RANGE = 18
 # A known rank is worth less to its owner (the enemy can pick its fights): a share of
 # the piece's value per revealed piece.
 REVEALED_SHARE = 0.1
@@ -50,9 +67,42 @@ def _progress(square: int, seat: int) -> int:
     return square // 10 if seat == 0 else 9 - square // 10
 
 
+def material_balance(st: State, me: int) -> float:
+    """Material on the board for ``me`` minus the enemy's (:data:`VALUE`, nothing
+    positional): how a game cut short is judged (``bench.ai_general``)."""
+    score = 0.0
+    for piece in range(80):
+        if st.pos[piece] >= 0:
+            value = VALUE[st.ranks[piece]]
+            score += value if piece // 40 == me else -value
+    return score
+
+
+def _own_terms(square: int, rank: int, me: int, enemy_flag: int, own_flag: int) -> float:
+    """The positional terms of one own movable piece on ``square``: advance, nearness
+    to the sampled enemy Fahne, the pull toward it, and guarding our own."""
+    value = ADVANCE * _progress(square, me)
+    if GUARD_MIN <= rank <= GUARD_MAX and _distance(square, own_flag) <= GUARD_DISTANCE:
+        value += GUARD
+    d = _distance(square, enemy_flag)
+    if d < 4:
+        value += FLAG_NEAR[d] * GUESSED_FLAG_WEIGHT
+    if rank != SPY and d < PULL_RANGE:
+        value += PULL * (PULL_RANGE - d)
+    return value
+
+
+def _enemy_terms(square: int, enemy: int, own_flag: int) -> float:
+    """The positional terms of one enemy movable piece (counted against us)."""
+    value = ADVANCE * _progress(square, enemy)
+    d = _distance(square, own_flag)
+    return value + DEFEND_NEAR[d] if d < len(DEFEND_NEAR) else value
+
+
 def evaluate(st: State, me: int, flag_ids: tuple[int, int]) -> float:
     """Static value of ``st`` for seat ``me``: material, Fahne safety, what each side
-    has shown, and how far the armies have come forward."""
+    has shown, how far the armies have come forward and how near our pieces stand to
+    the (sampled) enemy Fahne."""
     outcome = st.outcome
     if outcome is not None:
         if outcome.winner is None:
@@ -74,23 +124,12 @@ def evaluate(st: State, me: int, flag_ids: tuple[int, int]) -> float:
         if lo <= piece < lo + 40:
             score += value
             if rank <= MOVABLE_MAX:
-                score += ADVANCE * _progress(square, me)
-                d = _distance(square, enemy_flag)
-                if d < 4:
-                    score += FLAG_NEAR[d] * GUESSED_FLAG_WEIGHT
+                score += _own_terms(square, rank, me, enemy_flag, own_flag)
         else:
             score -= value
             if rank <= MOVABLE_MAX:
-                score -= ADVANCE * _progress(square, 1 - me)
-                d = _distance(square, own_flag)
-                if d < 4:
-                    score -= FLAG_NEAR[d]
+                score -= _enemy_terms(square, 1 - me, own_flag)
     return score
-
-
-def _near(square: int, flag: int, weight: float = 1.0) -> float:
-    d = _distance(square, flag)
-    return FLAG_NEAR[d] * weight if d < 4 else 0.0
 
 
 def reply_delta(st: State, reply: int, me: int, flags: tuple[int, int]) -> float:
@@ -105,10 +144,10 @@ def reply_delta(st: State, reply: int, me: int, flags: tuple[int, int]) -> float
     a_rank = ranks[attacker]
     a_value = VALUE[a_rank] * (1.0 - REVEALED_SHARE if st.flags[attacker] & REVEALED else 1.0)
     # the mover's own terms leave frm
-    delta = ADVANCE * _progress(frm, enemy) + _near(frm, own_flag)
+    delta = _enemy_terms(frm, enemy, own_flag)
     target = st.board[to]
     if target == 0:
-        return delta - ADVANCE * _progress(to, enemy) - _near(to, own_flag)
+        return delta - _enemy_terms(to, enemy, own_flag)
     defender = target - 1
     d_rank = ranks[defender]
     if d_rank == FLAG:
@@ -116,14 +155,15 @@ def reply_delta(st: State, reply: int, me: int, flags: tuple[int, int]) -> float
     d_value = VALUE[d_rank] * (1.0 - REVEALED_SHARE if st.flags[defender] & REVEALED else 1.0)
     result = fight(a_rank, d_rank)
     shown = REVEALED_SHARE * VALUE[a_rank] if not st.flags[attacker] & REVEALED else 0.0
+    enemy_flag = pos[flags[enemy]]
     if result == ATTACKER_WINS:
         delta -= d_value
         if d_rank <= MOVABLE_MAX:
-            delta -= ADVANCE * _progress(to, me) + _near(to, pos[flags[enemy]], GUESSED_FLAG_WEIGHT)
-        return delta - ADVANCE * _progress(to, enemy) - _near(to, own_flag) + shown
+            delta -= _own_terms(to, d_rank, me, enemy_flag, own_flag)
+        return delta - _enemy_terms(to, enemy, own_flag) + shown
     delta += a_value  # the attacker is gone either way
     if result == BOTH_LOSE:
-        delta -= d_value + ADVANCE * _progress(to, me) + _near(to, pos[flags[enemy]], GUESSED_FLAG_WEIGHT)
+        delta -= d_value + _own_terms(to, d_rank, me, enemy_flag, own_flag)
     elif not st.flags[defender] & REVEALED:
         delta -= REVEALED_SHARE * VALUE[d_rank]
     return delta
@@ -166,29 +206,53 @@ def answer_gain(st: State, reply: int, me: int) -> float:
     return best
 
 
-def enemy_guess_table(belief: Belief) -> tuple[tuple[float, float], ...]:
+# Kinds of our hidden pieces as the enemy tells them apart: unmoved at row 0..3 from
+# our back edge (deeper rows count as 3), or moved.
+MOVED_KIND = 4
+# The enemy's guess, like ours (general_belief), puts Fahne and Minen on the back rows.
+_ENEMY_FLAG_ROW = (12.0, 2.0, 0.3, 0.1)
+_ENEMY_MINE_ROW = (2.5, 2.0, 1.0, 0.5)
+
+
+def own_kind(square: int, me: int) -> int:
+    """The unmoved kind (0..3) of our piece on ``square``: its row from our back edge."""
+    row = square // 10 if me == 0 else 9 - square // 10
+    return row if row < 3 else 3
+
+
+def enemy_guess_table(belief: Belief) -> tuple[tuple[float, ...], ...]:
     """What the enemy can expect, as material for us, from striking one of our
-    unrevealed pieces with a piece of rank ``a`` (index), for an unmoved and a moved
-    target: it knows only the counts of our hidden ranks, not which is where.  In a
-    sample the enemy would otherwise see our true ranks and strike exactly our weak
-    pieces; choosing its reply by this table keeps it as blind as the real one."""
-    hidden_all: dict[int, int] = {}
+    unrevealed pieces with a piece of rank ``a`` (index), per kind of target
+    (:data:`MOVED_KIND` or the unmoved row, :func:`own_kind`): it knows only the
+    counts of our hidden ranks, which of them moved and where they stand, not which is
+    which.  In a sample the enemy would otherwise see our true ranks and strike
+    exactly our weak pieces; choosing its reply by this table keeps it as blind as the
+    real one."""
+    hidden_unmoved: dict[int, int] = {}
     hidden_moved: dict[int, int] = {}
     for square, rank in belief.own.items():
         bits = belief.own_flags.get(square, 0)
         if bits & REVEALED:
             continue
-        hidden_all[rank] = hidden_all.get(rank, 0) + 1
-        if bits & MOVED:
-            hidden_moved[rank] = hidden_moved.get(rank, 0) + 1
+        pool = hidden_moved if bits & MOVED else hidden_unmoved
+        pool[rank] = pool.get(rank, 0) + 1
+    pools: list[dict[int, float]] = []
+    for row in range(4):
+        pools.append(
+            {
+                r: c * (_ENEMY_FLAG_ROW[row] if r == FLAG else _ENEMY_MINE_ROW[row] if r == MINE else 1.0)
+                for r, c in (hidden_unmoved or hidden_moved).items()
+            }
+        )
+    pools.append({r: float(c) for r, c in (hidden_moved or hidden_unmoved).items()})
     table = []
     for a in range(13):
-        row = []
-        for pool in (hidden_all, hidden_moved or hidden_all):
+        row_values = []
+        for pool in pools:
             total = sum(pool.values())
             expected = 0.0
             if 0 < a <= MOVABLE_MAX and total:
-                for r, count in pool.items():
+                for r, weight in pool.items():
                     result = fight(a, r)
                     if r == FLAG:
                         loss = WIN
@@ -198,19 +262,21 @@ def enemy_guess_table(belief: Belief) -> tuple[tuple[float, float], ...]:
                         loss = VALUE[r] - VALUE[a]
                     else:
                         loss = -VALUE[a]
-                    expected -= loss * count / total
-            row.append(expected)
-        table.append((row[0], row[1]))
+                    expected -= loss * weight / total
+            row_values.append(expected)
+        table.append(tuple(row_values))
     return tuple(table)
 
 
 def reply_value(
-    child: State, me: int, flags: tuple[int, int], guess: tuple[tuple[float, float], ...] | None = None
+    child: State, me: int, flags: tuple[int, int], guess: tuple[tuple[float, ...], ...] | None = None
 ) -> tuple[float, int]:
     """(value for ``me`` after the enemy's best reply in ``child`` and our best strike
     back at the replying piece, positions weighed).  With ``guess`` the enemy picks
     its strikes on our hidden pieces by :func:`enemy_guess_table`; the value is what
-    the chosen reply truly does in the sample."""
+    the chosen reply truly does in the sample — averaged over the strikes the enemy
+    cannot tell apart (same piece kind, same expectation), since it would pick any of
+    them: a Fahne among three unmoved back-row pieces next to an enemy is a third lost."""
     base = evaluate(child, me, flags)
     if child.outcome is not None:
         return base, 0
@@ -218,18 +284,26 @@ def reply_value(
     if not replies:
         return base, 0
     board, piece_flags, ranks = child.board, child.flags, child.ranks
-    chosen_seen = chosen_true = WIN * 4
+    chosen_seen = WIN * 4
+    chosen_sum = 0.0
+    chosen_count = 0
     for reply in replies:
         true = reply_delta(child, reply, me, flags)
         if true > -WIN:
             true += answer_gain(child, reply, me)
         seen = true
-        target = board[reply % 100]
+        to = reply % 100
+        target = board[to]
         if guess is not None and target and not piece_flags[target - 1] & REVEALED:
-            seen = guess[ranks[board[reply // 100] - 1]][1 if piece_flags[target - 1] & MOVED else 0]
-        if seen < chosen_seen:
-            chosen_seen, chosen_true = seen, true
-    return base + chosen_true, len(replies)
+            bits = piece_flags[target - 1]
+            kind = MOVED_KIND if bits & MOVED else own_kind(to, me)
+            seen = guess[ranks[board[reply // 100] - 1]][kind]
+        if seen < chosen_seen - 1e-9:
+            chosen_seen, chosen_sum, chosen_count = seen, true, 1
+        elif seen <= chosen_seen + 1e-9:
+            chosen_sum += true
+            chosen_count += 1
+    return base + chosen_sum / chosen_count, len(replies)
 
 
 def pimc(
