@@ -19,7 +19,7 @@ from psycopg_pool import ConnectionPool
 from services import gevent_start
 from services.ai_worker.app import app as celery_app
 from services.ai_worker.ping import SOCKETIO_CHANNEL
-from services.game import sockets, solo_sockets
+from services.game import sockets, solo_sockets, table_metrics
 from services.game.computer_seat import ComputerSeat
 from services.game.flag_schedule import FlagSchedule
 from services.game.hint import HintDesk
@@ -172,6 +172,7 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     app.register_blueprint(games_blueprint(pool, cache, config))
     allow_lobby_origin(app, config.lobby_url)
     sockets.register(socketio, config, tables, publisher, connections, status)
+    table_metrics.watch(socketio)
     # Battlehanse alone (issue 8): Tipp and Rückblick.
     app.register_blueprint(review_blueprint(pool, config))
     solo_sockets.register(socketio, pool, tables, publisher,

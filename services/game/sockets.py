@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ from flask import request, session
 from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room, leave_room
 
 from services.ai_worker.ping import ping as ping_task
+from services.game import table_metrics
 from services.game.player_status import PlayerStatus
 from services.game.publisher import TablePublisher, seat_room, table_room, watch_room
 from services.game.refusals import TableRefusal
@@ -118,7 +120,14 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
 
     @table_event("table:move")
     def move(data: dict[str, Any]) -> None:
-        tables.move(_uid(), data["game_id"], data["version"], data["move"], data["lag_ms"] or 0)
+        started = time.perf_counter()
+        try:
+            settled = tables.move(_uid(), data["game_id"], data["version"], data["move"], data["lag_ms"] or 0)
+        except Exception:
+            table_metrics.MOVES_REFUSED.inc()
+            raise
+        table_metrics.MOVE_SECONDS.labels(settled.row.game).observe(time.perf_counter() - started)
+        table_metrics.MOVES.labels(settled.row.game).inc()
 
     @table_event("table:resign")
     def resign(data: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ from flask_socketio import SocketIO
 from gevent.event import Event
 from psycopg_pool import ConnectionPool
 
-from shared import db, presence
+from shared import db, presence, scrape_metrics
 from shared.health import health_blueprint, redis_check
 from shared.settings import Settings
 
@@ -134,6 +134,9 @@ def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
         log=log,
     )
     app.register_blueprint(health_blueprint({"postgres": lambda: db.check(pool), "redis": redis_check(client)}))
+    # The Celery queues' names (services.ai_worker.app), not imported: the lobby never loads Celery.
+    scrape_metrics.register(scrape_metrics.CeleryQueueLengths(client, ("interactive", "batch")),
+                            scrape_metrics.RunningGames(pool))
     app.register_blueprint(account_blueprint(lobby))
     wartesaal_sockets = register_wartesaal(lobby)
     register_challenges(lobby, wartesaal_sockets)

@@ -16,9 +16,10 @@ from services import gevent_start
 from services.rating import elo_cache
 from services.rating.handlers import HANDLERS
 from services.rating.http_routes import rating_blueprint
-from shared import db, logs, settings
+from shared import db, logs, scrape_metrics, settings
 from shared.event_stream import EventConsumer, StreamEvent
 from shared.health import health_blueprint, redis_check
+from shared.outbox import EVENT_STREAM
 
 CONSUMER_GROUP = "rating"
 # Test hook, deliberately not a Setting: when set to an event type, the consumer
@@ -75,6 +76,7 @@ def main() -> None:
         "consumer": lambda: not consumer_greenlet.dead,
     }))
     app.register_blueprint(rating_blueprint(pool))
+    scrape_metrics.register(scrape_metrics.RatingProgress(pool, health_redis, EVENT_STREAM, CONSUMER_GROUP))
     gevent_start.freeze_heap()
     logs.event(log, "rating service listening", host=config.bind_host, port=config.rating_port,
                consumer=config.event_consumer_name)
