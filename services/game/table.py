@@ -289,12 +289,18 @@ class Tables:
         if flagged or get_game(row.game).outcome(new_state) is not None:
             return None
         after = self._moved(row, seat, canonical, now, remaining, quotas, spent)
-        with self.pool.connection() as conn:
-            if not conn.autocommit:  # one statement is one transaction only in autocommit
-                return None
-            xmin = game_store.append_move(conn, game_id, expected_xmin=row.xmin, move=canonical, seat=seat,
-                                          spent_ms=spent, remaining_ms=remaining, lag_quota_ms=quotas,
-                                          turn_started_at=now, version=after.version)
+        try:
+            with self.pool.connection() as conn:
+                if not conn.autocommit:  # one statement is one transaction only in autocommit
+                    return None
+                xmin = game_store.append_move(conn, game_id, expected_xmin=row.xmin, move=canonical, seat=seat,
+                                              spent_ms=spent, remaining_ms=remaining, lag_quota_ms=quotas,
+                                              turn_started_at=now, version=after.version)
+        except psycopg.OperationalError:
+            # A connection that died in the pool: the locked path tries on a fresh one
+            # (a move that did commit is then refused as stale, as there).
+            log.warning("database connection lost; trying table %s under its lock", game_id)
+            xmin = None
         if xmin is None:
             self.rows.forget(game_id)
             return None
