@@ -29,7 +29,7 @@ import redis
 
 from shared.ai_protocol import celery_sender
 from tests.ai.game_rows import insert_finished, play_out, random_chooser
-from tests.ai.remote_match import MatchDriver, sender_app
+from tests.ai.remote_match import MatchDriver, Timing, sender_app
 from tests.stack import CeleryWorker, Infra, start_infra
 
 
@@ -58,11 +58,21 @@ def stark_figures(infra: Infra, logs: Path, games: list[str], n_games: int, budg
                 if with_nodes else None,
                 "within_budget_plus_10pct": round(sum(1 for a in answered if a <= budget * 1.1) / len(answered), 4),
                 "max_answer_s": round(max(answered), 3), "mean_answer_s": round(sum(answered) / len(answered), 3),
+                "late": [_where_time_went(t) for t, a in zip(timings, answered, strict=True) if a > budget * 1.1],
             })
             print(json.dumps(out[-1]), flush=True)
     app.close()
     client.close()
     return out
+
+
+def _where_time_went(timing: Timing) -> dict[str, float]:
+    """A late answer split into waiting for a worker, the worker's search and the way back."""
+    sent = timing.deadline - timing.budget
+    started = timing.stats.get("started_at", sent)
+    search = timing.stats.get("search_ms", 0.0) / 1000
+    return {"queued_s": round(started - sent, 3), "search_s": round(search, 3),
+            "back_s": round(timing.arrived - started - search, 3), "depth": timing.stats.get("depth", 0)}
 
 
 def review_batch(conn: psycopg.Connection, n_reviews: int) -> list[tuple[int, int]]:

@@ -18,7 +18,8 @@ dropped when the table moved on, re-requests when a worker died silently.
 Deadlines
 ---------
 A move request carries its deadline in epoch seconds; the worker searches until that
-deadline minus 50 ms (``WORKER_SAFETY_MARGIN``) on its monotonic clock.  Every answer
+deadline minus 50 ms (``WORKER_SAFETY_MARGIN``) and 6 % of the time left
+(``WORKER_SAFETY_SHARE``) on its monotonic clock.  Every answer
 reaches the stream by deadline + ``DELIVERY_MARGIN`` (0.35 s, checked for every move of
 the complete games in ``tests/ai/test_tasks_games.py`` on a loaded 2-core machine).  A
 request nobody picked up by deadline + 0.5 s expires in the broker; the requester re-sends

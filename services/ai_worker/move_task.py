@@ -1,9 +1,9 @@
 """``ai.move`` and ``ai.hint``: one computer decision, always by the deadline.
 
 Both take a :class:`shared.ai_protocol.MoveRequest` as a dict.  The wall-clock
-deadline becomes a monotonic one minus ``WORKER_SAFETY_MARGIN``; the player's search
-returns its best move so far when that comes, so the answer is never late because a
-search overran.  ``soft_time_limit`` / ``time_limit`` are backstops only, for a player
+deadline becomes a monotonic one minus ``WORKER_SAFETY_MARGIN`` and ``WORKER_SAFETY_SHARE``
+of the time left; the player's search returns its best move so far when that comes, so
+the answer is never late because a search overran.  ``soft_time_limit`` / ``time_limit`` are backstops only, for a player
 that hangs outright.
 
 ``ai.move`` writes a :class:`MoveAnswer` to the ``ai:answers`` stream (durable: the
@@ -15,6 +15,7 @@ rest.
 
 from __future__ import annotations
 
+import gc
 import inspect
 import logging
 import os
@@ -29,7 +30,7 @@ from celery.signals import worker_process_init
 from services.ai_worker.app import app
 from services.ai_worker.ping import emitter
 from shared import settings
-from shared.ai_protocol import WORKER_SAFETY_MARGIN, MoveAnswer, MoveRequest, publish_answer
+from shared.ai_protocol import WORKER_SAFETY_MARGIN, WORKER_SAFETY_SHARE, MoveAnswer, MoveRequest, publish_answer
 
 log = logging.getLogger("ai.move")
 
@@ -62,10 +63,13 @@ def player_for(game: str) -> ModuleType:
         raise ValueError(f"no computer player for {game!r}") from None
 
 
-def monotonic_deadline(epoch_deadline: float, margin: float = WORKER_SAFETY_MARGIN) -> float:
-    """The monotonic clock value matching ``epoch_deadline`` minus ``margin`` (never before now + MIN_SEARCH)."""
+def monotonic_deadline(epoch_deadline: float, margin: float = WORKER_SAFETY_MARGIN,
+                       share: float = WORKER_SAFETY_SHARE) -> float:
+    """The monotonic clock value matching ``epoch_deadline`` minus ``margin`` and ``share`` of
+    the time left (never before now + MIN_SEARCH)."""
     now_mono = time.monotonic()
-    return max(now_mono + (epoch_deadline - time.time()) - margin, now_mono + MIN_SEARCH)
+    left = epoch_deadline - time.time()
+    return max(now_mono + left - margin - share * max(left, 0.0), now_mono + MIN_SEARCH)
 
 
 def _takes_stats(player: ModuleType) -> bool:
@@ -100,7 +104,7 @@ def move(request_data: dict) -> str | None:
     request = MoveRequest.from_dict(request_data)
     error = None
     chosen: str | None = None
-    stats: dict[str, int] = {}
+    stats: dict[str, float] = {"started_at": time.time()}  # epoch: the bench splits queueing from searching
     started = time.monotonic()
     try:
         chosen, _ = decide(request, stats)
@@ -153,4 +157,10 @@ def _warm_up(**_kwargs: object) -> None:
                 PLAYERS[name].choose_move(view, strength, time.monotonic() + 0.05, random.Random(0))
             except Exception:
                 log.exception("warm-up of %s/%s failed", name, strength)
+    # Everything loaded so far (Celery, numba, the players' tables: ~140k objects) lives as
+    # long as the process.  Frozen, a full collection no longer walks it: unfrozen, one
+    # took 0.1–0.2 s under load, and when it fell between the search and the answer the
+    # move came late.
+    gc.collect()
+    gc.freeze()
     log.info("computer players warmed up in process %s", os.getpid())

@@ -207,3 +207,20 @@ def test_a_request_nobody_took_before_its_deadline_expires_and_is_sent_again(dri
     answer = driver.wait_answer("t-expired", 0, 0, 0.2, 20.0, result)
     assert answer.attempt == 2 and answer.request_id != late.request_id and result.rerequests == 1
     assert answer.move in _legal("hexagon", state, 0)
+
+
+def test_the_worker_keeps_a_margin_and_a_share_of_the_time_left_for_the_way_back() -> None:
+    from services.ai_worker.move_task import MIN_SEARCH, monotonic_deadline
+    from shared.ai_protocol import WORKER_SAFETY_MARGIN, WORKER_SAFETY_SHARE
+
+    for left in (0.2, 1.0, 1.8):
+        before = time.monotonic()
+        deadline = monotonic_deadline(time.time() + left)
+        after = time.monotonic()
+        stop = left - WORKER_SAFETY_MARGIN - WORKER_SAFETY_SHARE * left
+        assert before + stop - 0.01 <= deadline <= after + stop + 0.01
+        # The time kept for the way back grows with the budget (stalls on a loaded machine do too).
+        assert left - stop >= 0.05 + 0.05 * left
+    # A request picked up after its deadline still gets a moment to find a legal move.
+    before = time.monotonic()
+    assert monotonic_deadline(time.time() - 5) >= before + MIN_SEARCH
