@@ -197,13 +197,12 @@ def test_a_tampered_session_cookie_or_game_ticket_is_refused(lobby: ServiceProce
                                   headers={"X-Lang": "en"}, timeout=10)
             assert answer.status_code == 401, (path, bad, answer.text)
             assert answer.json()["error"]["code"] == "not_logged_in"
-    # Sockets: a refused connect costs seconds on the client side, so two variants each.
-    for bad in _tampered(cookie)[::3]:
-        with pytest.raises(socketio.exceptions.ConnectionError):
-            WartesaalClient(lobby.url, _session_with(bad))
-    for bad in _tampered(ticket)[::3]:
-        with pytest.raises(socketio.exceptions.ConnectionError):
-            SocketProbe(game_service.url, bad, path=GAME_PATH).connect(timeout=5)
+    # Sockets: a refused connect costs seconds on the client side (the websocket's close
+    # handshake), so one variant each: the signature broken.
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        WartesaalClient(lobby.url, _session_with(_tampered(cookie)[0]))
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        SocketProbe(game_service.url, _tampered(ticket)[0], path=GAME_PATH).connect(timeout=5)
     for bad in _tampered(ticket):
         answer = requests.get(f"{game_service.url}/api/my-games", headers={"Authorization": f"Bearer {bad}"},
                               timeout=10)

@@ -269,13 +269,14 @@ class Arena:
     attacker_cookie: str
     victim: dict
     victim_game_id: int
+    victim_invitation_id: int  # from the victim to a third player
     lobby_socket: SocketProbe
     game_socket: SocketProbe
 
     @property
     def ids(self) -> list[int]:
-        """Other people's ids the fuzzer tries (the victim, their table)."""
-        return [self.victim["id"], self.victim_game_id]
+        """Other people's ids the fuzzer tries (the victim, their table, their invitation)."""
+        return [self.victim["id"], self.victim_game_id, self.victim_invitation_id]
 
     def base(self, service: str) -> str:
         return {"lobby": self.lobby.url, "game": self.game.url, "rating": self.rating.url}[service]
@@ -296,17 +297,26 @@ def arena(lobby_with_rating: ServiceProcess, game_service: ServiceProcess, ratin
     lobby = lobby_with_rating
     attacker, attacker_cookie = register(lobby.url, "fz")
     victim, victim_cookie = register(lobby.url, "opfer")
-    with SocketProbe(game_service.url, game_token(lobby.url, victim_cookie), path="game/socket.io") as owner:
-        owner.emit("table:new_local", {"game": "hexagon", "mode": "same_device", "options": {}})
-        victim_game_id = owner.wait_for("table:state")["game_id"]
+    third, _ = register(lobby.url, "dritt")
+    sent = requests.post(f"{lobby.url}/api/postfach/invitations", cookies={SESSION_COOKIE: victim_cookie},
+                         json={"to_user_id": third["id"], "game": "hexagon", "clock": "5+3", "rated": False,
+                               "stake": 0}, timeout=10)
+    sent.raise_for_status()
+    victim_invitation_id = sent.json()["invitation"]["id"]
+    # The victim stays at their table: a table left alone is ended by the leave rule, which
+    # would change the snapshot without any fuzz.
+    owner = SocketProbe(game_service.url, game_token(lobby.url, victim_cookie), path="game/socket.io").connect()
+    owner.emit("table:new_local", {"game": "hexagon", "mode": "same_device", "options": {}})
+    victim_game_id = owner.wait_for("table:state")["game_id"]
     lobby_socket = SocketProbe(lobby.url, "", lang="en",  # the lobby reads the cookie; auth carries the language
                                headers={"Cookie": f"{SESSION_COOKIE}={attacker_cookie}"}).connect()
     game_socket = SocketProbe(game_service.url, game_token(lobby.url, attacker_cookie), path="game/socket.io",
                               lang="en").connect()
     yield Arena(lobby, game_service, rating_service, infra.database_url, attacker, attacker_cookie, victim,
-                victim_game_id, lobby_socket, game_socket)
+                victim_game_id, victim_invitation_id, lobby_socket, game_socket)
     lobby_socket.close()
     game_socket.close()
+    owner.close()
 
 
 # Tables a player can write to, counted whole; the accounts' own rows compared in full.
@@ -326,6 +336,8 @@ def snapshot(arena: Arena) -> dict[str, Any]:
                                       (uids,)).fetchall()
         shot["victim_table"] = conn.execute("SELECT status, moves, result FROM games WHERE id = %s",
                                             (arena.victim_game_id,)).fetchone()
+        shot["victim_invitation"] = conn.execute("SELECT status, awaiting_user_id FROM invitations WHERE id = %s",
+                                                 (arena.victim_invitation_id,)).fetchone()
     return shot
 
 
@@ -494,11 +506,14 @@ def _one_field_broken(fields: dict[str, Any], ids: list[int]) -> list[dict]:
 def test_every_route_answers_bad_requests_with_a_clear_error_in_the_asked_language(arena: Arena) -> None:
     """A deterministic sweep: each route, malformed, once in German and once in English."""
     before = snapshot(arena)
-    for route in route_table():
+    # Routes with an id: each of the other users' ids (the victim, their table, their invitation).
+    for route, target in [(r, i) for r in route_table()
+                          for i in (arena.ids if any(c == "IntegerConverter" for _, c in r.arguments)
+                                    else arena.ids[:1])]:
         for session in ("own", "none", "tampered", "other_user_forged"):
             texts = {}
             for lang in ("de", "en"):
-                req = {"path": _concrete(route, arena.ids), "body_kind": "json", "json": {"x": ["<b>", -1]},
+                req = {"path": _concrete(route, target), "body_kind": "json", "json": {"x": ["<b>", -1]},
                        "raw": b"", "query": {"game": "<b>", "kind": "\x00"}, "session": session, "lang": lang}
                 response = send_http(arena, route, req)
                 assert_http_answer(route, req, response)
@@ -511,10 +526,10 @@ def test_every_route_answers_bad_requests_with_a_clear_error_in_the_asked_langua
     assert snapshot(arena) == before
 
 
-def _concrete(route: Route, ids: list[int]) -> str:
+def _concrete(route: Route, other_id: int) -> str:
     path = route.rule
     for name, converter in route.arguments:
-        value = {"IntegerConverter": str(ids[-1]), "PathConverter": "..%2F..%2Fx/%E2%98%83"}.get(converter, "%3Cb%3E")
+        value = {"IntegerConverter": str(other_id), "PathConverter": "..%2F..%2Fx/%E2%98%83"}.get(converter, "%3Cb%3E")
         path = path.replace(f"<int:{name}>", value).replace(f"<path:{name}>", value).replace(f"<{name}>", value)
     return path
 
