@@ -45,6 +45,12 @@ DEFEND_NEAR = (0.0, 4.0, 2.0, 1.0, 0.5, 0.25)
 GUARD = 0.3
 GUARD_DISTANCE = 2
 GUARD_MIN, GUARD_MAX = 4, 8
+# Hunting a revealed enemy piece: HUNT x its value x (HUNT_RANGE - d) for the nearest
+# own piece that beats it at distance d.  Two plies see a capture only when the hunter
+# already stands next to its prey; this brings it there (a revealed piece cannot hide
+# what it is, so it is the material that can be won on purpose).
+HUNT = 0.04
+HUNT_RANGE = 5
 # Per own movable piece (not the Spion, which stays home to meet the Feldmarschall):
 # PULL per square it stands nearer the sampled enemy Fahne than PULL_RANGE.  Averaged
 # over the samples this draws the army toward the probable Fahne squares, so Stark
@@ -65,6 +71,35 @@ def _distance(a: int, b: int) -> int:
 
 def _progress(square: int, seat: int) -> int:
     return square // 10 if seat == 0 else 9 - square // 10
+
+
+def _hunt(st: State, me: int) -> float:
+    """The hunting bonus (see :data:`HUNT`) summed over the revealed enemy pieces."""
+    pos, ranks, piece_flags = st.pos, st.ranks, st.flags
+    enemy_lo = (1 - me) * 40
+    own_lo = me * 40
+    bonus = 0.0
+    for prey in range(enemy_lo, enemy_lo + 40):
+        square = pos[prey]
+        if square < 0 or not piece_flags[prey] & REVEALED:
+            continue
+        prey_rank = ranks[prey]
+        if prey_rank > MOVABLE_MAX:
+            continue
+        nearest = HUNT_RANGE
+        for hunter in range(own_lo, own_lo + 40):
+            hunter_square = pos[hunter]
+            if hunter_square < 0:
+                continue
+            rank = ranks[hunter]
+            if rank > MOVABLE_MAX or rank <= prey_rank or rank == SPY:
+                continue
+            d = _distance(square, hunter_square)
+            if d < nearest:
+                nearest = d
+        if nearest < HUNT_RANGE:
+            bonus += HUNT * VALUE[prey_rank] * (HUNT_RANGE - nearest)
+    return bonus
 
 
 def material_balance(st: State, me: int) -> float:
@@ -113,6 +148,7 @@ def evaluate(st: State, me: int, flag_ids: tuple[int, int]) -> float:
     enemy_flag = pos[flag_ids[1 - me]]
     score = 0.0
     lo = me * 40
+    score += _hunt(st, me)
     for piece in range(80):
         square = pos[piece]
         if square < 0:
