@@ -156,7 +156,7 @@ def test_random_games_against_reference():
 
 def test_many_random_games():
     reasons = {}
-    for seed in range(100, 300):
+    for seed in range(100, 170):  # 70 games reach all three endings; the slow test plays 10,000
         st = play_random(seed, check_every=300)
         reasons[G.outcome(st).reason] = reasons.get(G.outcome(st).reason, 0) + 1
     assert {"keine_zuege", "zweihundert_zuege", "fahne_erobert"} <= set(reasons)
