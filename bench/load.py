@@ -472,7 +472,7 @@ def load_stack(processes: int, tmp: Path) -> Iterator[LoadStack]:
     infra = start_infra(tmp / "infra")
     logs = tmp / "logs"
     started: list[Any] = []
-    proxy = None
+    proxy = stack = None
     try:
         proxy_port = free_port()
         common = {"PUBLIC_URL": f"http://127.0.0.1:{proxy_port}", "GAME_URL": f"http://127.0.0.1:{proxy_port}",
@@ -486,11 +486,17 @@ def load_stack(processes: int, tmp: Path) -> Iterator[LoadStack]:
         worker = CeleryWorker(infra, logs, queues="interactive", concurrency=1).start(timeout=120)
         started.append(worker)
         proxy = start_proxy(proxy_port, [s.url for s in lobbies], [s.url for s in games], logs / "proxy.log")
-        yield LoadStack(f"http://127.0.0.1:{proxy_port}", infra.database_url, infra, lobbies, games, rating, worker)
+        stack = LoadStack(f"http://127.0.0.1:{proxy_port}", infra.database_url, infra, lobbies, games, rating, worker)
+        yield stack
     finally:
         if proxy is not None:
             proxy.kill()
             proxy.wait()
+        if stack is not None and stack.worker not in started:
+            started.append(stack.worker)  # a fault test put a new worker in place of the one it killed
+        for service in started:  # all at once: each stop() waits for its process to end
+            if service.process is not None and service.process.poll() is None:
+                service.process.terminate()
         for service in reversed(started):
             service.stop()
         infra.stop()

@@ -24,6 +24,7 @@ hundreds of games to their natural end.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import random
 import secrets
@@ -402,14 +403,18 @@ def test_every_message_of_short_games_keeps_the_secrets(game_service: ServicePro
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)
 def test_every_message_of_hundreds_of_games_keeps_the_secrets(game_service: ServiceProcess, ai_worker,
                                                               pool) -> None:  # noqa: ANN001
+    """``PROOF_HIDDEN_ROUNDS`` rounds (default 100) of a Battlegeneral game played to its end and a
+    Battlehanse match, every tenth round also a Battlehanse table against the computer."""
+    rounds = int(os.environ.get("PROOF_HIDDEN_ROUNDS", "100"))
     rng = random.Random(17)
     checked = 0
-    for i in range(120):
+    for i in range(rounds):
         checked += play_general(game_service.url, pool, secrets.randbits(40) | 1 << 40, rng, max_plies=None)
         checked += play_hanse_match(game_service.url, pool, secrets.randbits(40) | 1 << 40, rng,
                                     seals=1 if i % 3 else 2)
         if i % 10 == 0:
             checked += play_hanse_against_the_computer(game_service.url, pool, rng, hints=3, undos=2)
-    assert checked > 10_000
+    assert checked > 100 * rounds

@@ -9,11 +9,31 @@ under ``make proof``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bench.load import GAMES, load_stack, ramp
+from bench.load import GAMES, LoadStack, load_stack, ramp
+
+_SHARED: dict[str, Any] = {}
+
+
+@pytest.fixture(scope="session")
+def proof_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoadStack]:
+    """The whole system behind the proxy, with a PostgreSQL and Redis of its own (the fault tests restart
+    them, and the ledger check sums every entry), started once per session: ``tests/test_proof_faults.py``
+    imports this fixture too, and a fixture imported into two modules is set up once per module."""
+    if "stack" not in _SHARED:
+        context = load_stack(2, tmp_path_factory.mktemp("proof"))
+        _SHARED["stack"] = context.__enter__()
+        _SHARED["context"] = context
+    yield _SHARED["stack"]
+    context = _SHARED.pop("context", None)
+    if context is not None:
+        _SHARED.pop("stack")
+        context.__exit__(None, None, None)
 
 
 def _assert_clean(result: dict) -> None:
@@ -25,10 +45,9 @@ def _assert_clean(result: dict) -> None:
         assert step["moves"] > 0 and step["messages_per_second"] > 0
 
 
-def test_ten_bots_play_all_four_games_through_two_processes_without_errors(tmp_path: Path) -> None:
-    with load_stack(2, tmp_path) as stack:
-        # Six slots, every third against the computer: four pairs and two single bots, ten bots.
-        result = ramp(stack, [6], seconds=10, p99_limit_ms=2000, seed=7, computer_every=3)
+def test_ten_bots_play_all_four_games_through_two_processes_without_errors(proof_stack: LoadStack) -> None:
+    # Six slots, every third against the computer: four pairs and two single bots, ten bots.
+    result = ramp(proof_stack, [6], seconds=8, p99_limit_ms=2000, seed=7, computer_every=3)
     _assert_clean(result)
     step = result["steps"][0]
     assert step["bots"] == 10 and step["sockets"] == 20
@@ -42,6 +61,7 @@ def test_ten_bots_play_all_four_games_through_two_processes_without_errors(tmp_p
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("processes", [1, 2])
 def test_ramp_of_concurrent_games(tmp_path: Path, processes: int) -> None:
     with load_stack(processes, tmp_path) as stack:
