@@ -16,6 +16,8 @@ test_accounts, test_platform_game_sockets); here they stand side by side.
 
 from __future__ import annotations
 
+import base64
+import json
 import threading
 import uuid
 from collections.abc import Iterator
@@ -183,21 +185,31 @@ def test_nobody_sees_another_players_rueckblick_before_it_is_public(game_service
         stranger.close()
 
 
-def _tampered(token_text: str) -> list[str]:
-    """The token with its signature broken, its payload altered, cut short, and signed with another key."""
+def forged_for(token_text: str, user_id: int) -> str:
+    """``token_text`` with another user's id written into its payload, the signature kept."""
+    payload, rest = token_text.split(".", 1)
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    claims["uid"] = user_id
+    forged = base64.urlsafe_b64encode(json.dumps(claims, separators=(",", ":")).encode()).rstrip(b"=").decode()
+    return f"{forged}.{rest}"
+
+
+def _tampered(token_text: str, other_user_id: int) -> list[str]:
+    """The token with its signature broken, another user's id in it, cut short, mangled, signed with another key."""
     head, _, sig = token_text.rpartition(".")
     flipped = sig[:-1] + ("A" if sig[-1] != "A" else "B")
-    return [f"{head}.{flipped}", token_text[:-5], "x" + token_text, token_text.replace(".", "..", 1),
-            auth_token.issue(1, "admin", "guessed-secret")]
+    return [f"{head}.{flipped}", forged_for(token_text, other_user_id), token_text[:-5], "x" + token_text,
+            token_text.replace(".", "..", 1), auth_token.issue(1, "admin", "guessed-secret")]
 
 
 def test_a_tampered_session_cookie_or_game_ticket_is_refused(lobby: ServiceProcess,  # noqa: F811
                                                               game_service: ServiceProcess) -> None:
-    session = guest(lobby.url)
+    session, other = guest(lobby.url), guest(lobby.url)
     cookie = session.cookies[SESSION_COOKIE]
+    assert auth_token.verify(forged_for(cookie, session.user["id"]), SECRET, 3600) is not None  # the forger works
     ticket = session.get(f"{lobby.url}/api/game-ticket", timeout=10).json()["token"]
     assert auth_token.verify(ticket, SECRET, 3600)["uid"] == session.user["id"]
-    for bad in _tampered(cookie):
+    for bad in _tampered(cookie, other.user["id"]):
         for path in ("/api/me", "/api/game-ticket", "/api/postfach", "/api/my-games/statistics"):
             answer = requests.get(f"{lobby.url}{path}", cookies={SESSION_COOKIE: bad},
                                   headers={"X-Lang": "en"}, timeout=10)
@@ -206,10 +218,10 @@ def test_a_tampered_session_cookie_or_game_ticket_is_refused(lobby: ServiceProce
     # Sockets: a refused connect costs seconds on the client side (the websocket's close
     # handshake), so one variant each: the signature broken.
     with pytest.raises(socketio.exceptions.ConnectionError):
-        WartesaalClient(lobby.url, _session_with(_tampered(cookie)[0]))
+        WartesaalClient(lobby.url, _session_with(_tampered(cookie, other.user["id"])[0]))
     with pytest.raises(socketio.exceptions.ConnectionError):
-        SocketProbe(game_service.url, _tampered(ticket)[0], path=GAME_PATH).connect(timeout=5)
-    for bad in _tampered(ticket):
+        SocketProbe(game_service.url, _tampered(ticket, other.user["id"])[0], path=GAME_PATH).connect(timeout=5)
+    for bad in _tampered(ticket, other.user["id"]):
         answer = requests.get(f"{game_service.url}/api/my-games", headers={"Authorization": f"Bearer {bad}"},
                               timeout=10)
         assert answer.status_code == 401

@@ -56,6 +56,7 @@ from shared.schemas import (
 from shared.settings import Settings
 from tests.lobby_fixtures import SESSION_COOKIE
 from tests.stack import Infra, ServiceProcess, SocketProbe
+from tests.test_proof_access import forged_for
 
 # --- what there is to fuzz ---------------------------------------------------------
 
@@ -365,8 +366,8 @@ def send_http(arena: Arena, route: Route, req: dict[str, Any]) -> requests.Respo
         cookies[SESSION_COOKIE] = arena.attacker_cookie[:-3] + ("AAA" if not arena.attacker_cookie.endswith("AAA")
                                                                else "BBB")
     elif req["session"] == "other_user_forged":
-        # The attacker's token with the victim's id swapped in: the signature no longer fits.
-        cookies[SESSION_COOKIE] = arena.attacker_cookie.replace(str(arena.attacker["id"]), str(arena.victim["id"]))
+        # The attacker's token with the victim's id written in: the signature no longer fits.
+        cookies[SESSION_COOKIE] = forged_for(arena.attacker_cookie, arena.victim["id"])
     headers = {"X-Lang": req["lang"], "Accept-Language": req["lang"],
                "X-Forwarded-For": f"fuzz-{uuid.uuid4().hex}"}  # the login throttle's address: not shared
     kwargs: dict[str, Any] = {"params": {**req["query"], "lang": req["lang"]}, "headers": headers,
