@@ -194,6 +194,26 @@ def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra,
         page.keyboard.press("Enter")
         page.get_by_test_id("move").first.filter(has_text=label.split()[1].rstrip(",")).wait_for()
 
+        # Battlegeneral by keyboard: in the setup, Enter on a square of your half places the next piece.
+        page.goto(f"{lobby.url}/#/zuzweit")
+        page.get_by_test_id("game-general").click()
+        page.get_by_test_id("start").click()
+        page.locator("svg.general.interactive").wait_for()
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement && document.activeElement.getAttribute('data-square')"):
+                break
+        assert page.evaluate("document.activeElement.getAttribute('data-square')") == "e4"
+        assert page.locator("rect[data-square=e4]").get_attribute("aria-label") == "e4: leer"
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.querySelector('rect[data-square=e4]').getAttribute('aria-label').startsWith('e4: Rot, ')")
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate("document.activeElement.getAttribute('data-square')") == "d3"
+        page.keyboard.press(" ")
+        page.wait_for_function("document.querySelector('rect[data-square=d3]').getAttribute('aria-label').startsWith('d3: Rot, ')")
+        assert page.locator("g.piece.red").count() == 2
+
         # Kostenlos spielen: a table against the computer opens at once.
         page.goto(f"{lobby.url}/#/spiel/bullet")
         page.get_by_test_id("play-free").click()

@@ -71,6 +71,8 @@ class GeneralBoard implements Board {
   private presetTimer = 0;
   private pressTimer = 0;
   private pressedLong = false;
+  // Keyboard: the board is one tab stop; this square holds it (roving tabindex).
+  private focused = "e4";
 
   constructor(private readonly host: BoardHost) {
     this.drawing = svg("svg", { class: "board general", viewBox: `0 0 ${10 * CELL} ${10 * CELL}`, "data-testid": "board" });
@@ -83,6 +85,7 @@ class GeneralBoard implements Board {
     this.drawing.addEventListener("pointerdown", (event) => this.pressStart(event));
     this.drawing.addEventListener("pointerup", () => window.clearTimeout(this.pressTimer));
     this.drawing.addEventListener("contextmenu", (event) => event.preventDefault());
+    this.drawing.addEventListener("keydown", (event) => this.key(event));
   }
 
   render(view: GameView, context: BoardContext): void {
@@ -158,6 +161,14 @@ class GeneralBoard implements Board {
     const targets = new Map(moves.filter((m) => m.effect.from === this.selected && this.selected !== null).map((m) => [m.effect.to!, m]));
     const last = this.view.last_move as { from: string; to: string } | null | undefined;
     const nodes: SVGElement[] = [];
+    const setup = this.setup();
+    const standing = new Map<string, string>();
+    if (setup) {
+      for (const [square, token] of Object.entries(setup.own ?? {})) standing.set(square, pieceLabel(this.context.you ?? 0, token));
+    } else {
+      for (const piece of this.pieces()) standing.set(piece.square, pieceLabel(piece.owner, piece.rank));
+    }
+    const en = lang() === "en";
     for (let row = 1; row <= 10; row++) {
       for (let file = 0; file < 10; file++) {
         const name = `${FILES[file]}${row}`;
@@ -165,11 +176,14 @@ class GeneralBoard implements Board {
         const classes = ["square", lakes.has(name) ? "lake" : (file + row) % 2 ? "light" : "dark"];
         if (last && (last.from === name || last.to === name)) classes.push("last-move");
         if (targets.has(name)) classes.push(targets.get(name)!.effect.attack ? "target attack" : "target");
+        // Screen readers hear the square, what stands there, and whether a selected piece may go there.
+        const what = lakes.has(name) ? (en ? "lake" : "See") : standing.get(name) ?? (en ? "empty" : "leer");
+        const target = targets.has(name) ? (en ? ", target" : ", Ziel") : "";
         nodes.push(svg("rect", { x, y, width: CELL, height: CELL, class: classes.join(" "), "data-square": name,
-          "aria-label": lakes.has(name) ? `${name}: ${lang() === "en" ? "lake" : "See"}` : name }));
+          role: "button", tabindex: name === this.focused ? "0" : "-1", "aria-label": `${name}: ${what}${target}` }));
       }
     }
-    const setup = this.setup();
+    const hadFocus = this.drawing.contains(document.activeElement);
     if (setup) {
       for (const [square, token] of Object.entries(setup.own ?? {})) nodes.push(this.pieceNode(square, this.context.you ?? 0, token, []));
     } else {
@@ -179,8 +193,12 @@ class GeneralBoard implements Board {
         nodes.push(this.pieceNode(piece.square, piece.owner, piece.rank, marks, piece.id));
       }
     }
+    const [ringX, ringY] = this.xy(this.focused);
+    nodes.push(svg("rect", { class: "focus-square", x: ringX + 1.5, y: ringY + 1.5, width: CELL - 3, height: CELL - 3 }));
     this.drawing.classList.toggle("interactive", moves.length > 0);
     this.drawing.replaceChildren(...nodes);
+    // A redraw replaces the squares: keep the keyboard's place.
+    if (hadFocus) this.drawing.querySelector<SVGElement>(`rect[data-square="${this.focused}"]`)?.focus();
     this.drawPanel(setup);
   }
 
@@ -189,8 +207,8 @@ class GeneralBoard implements Board {
     const group = svg("g", { class: ["piece", owner === 0 ? "red" : "blue", rank === null ? "hidden-rank" : "", ...marks].filter(Boolean).join(" "), "data-square": square, "data-owner": owner, "data-rank": rank ?? "" });
     if (id !== undefined) group.setAttribute("data-piece", String(id));
     // Screen readers: square, colour and the rank when this side may know it.
-    const en = lang() === "en";
-    group.setAttribute("aria-label", `${square}: ${owner === 0 ? (en ? "Red" : "Rot") : en ? "Blue" : "Blau"}, ${rank === null ? (en ? "hidden" : "verdeckt") : rank === "B" ? (en ? "mine" : "Mine") : rank === "F" ? (en ? "flag" : "Fahne") : rank}`);
+    group.setAttribute("aria-label", `${square}: ${pieceLabel(owner, rank)}`);
+    group.setAttribute("aria-hidden", "true"); // the square under it carries the same words and takes focus
     group.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 5 }));
     if (rank !== null) group.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 6 }, rank === "B" ? "M" : rank === "F" ? "⚑" : rank));
     if (marks.includes("scouted")) group.append(svg("text", { x: x + CELL - 9, y: y + 13, class: "mark" }, "»"));
@@ -278,7 +296,12 @@ class GeneralBoard implements Board {
       return;
     }
     const square = this.squareOf(event);
-    if (!square) return;
+    if (square) this.activate(square);
+  }
+
+  /** A click or Enter/Space on ``square``: place, take back, select, or move. */
+  private activate(square: string): void {
+    this.focused = square;
     const moves = this.moves();
     const setup = this.setup();
     if (setup) {
@@ -294,6 +317,46 @@ class GeneralBoard implements Board {
     }
     this.selected = moves.some((m) => m.effect.from === square) && this.selected !== square ? square : null;
     this.draw();
+  }
+
+  /** Arrow keys walk the squares as drawn (a turned board turns them too); Enter or Space act like a click. */
+  private key(event: KeyboardEvent): void {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const square = (event.target as Element).closest<SVGElement>("rect[data-square]")?.dataset.square;
+    if (!square) return;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.activate(square);
+      return;
+    }
+    if (event.key === "Escape" && this.selected !== null) {
+      this.selected = null;
+      this.draw();
+      return;
+    }
+    const step = ({ ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] } as Record<string, [number, number]>)[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const [file, row] = squareParts(square);
+    const turn = this.flipped ? -1 : 1;
+    const nextFile = Math.min(9, Math.max(0, file + step[0] * turn));
+    const nextRow = Math.min(10, Math.max(1, row + step[1] * turn));
+    this.focused = `${FILES[nextFile]}${nextRow}`;
+    for (const rect of this.drawing.querySelectorAll<SVGElement>("rect[data-square]")) {
+      rect.setAttribute("tabindex", rect.dataset.square === this.focused ? "0" : "-1");
+    }
+    const [ringX, ringY] = this.xy(this.focused);
+    this.drawing.querySelector(".focus-square")?.setAttribute("x", String(ringX + 1.5));
+    this.drawing.querySelector(".focus-square")?.setAttribute("y", String(ringY + 1.5));
+    this.drawing.querySelector<SVGElement>(`rect[data-square="${this.focused}"]`)?.focus();
+    this.showCard(this.pieceOn(this.focused));
+  }
+
+  private pieceOn(square: string): PieceView | null {
+    const setup = this.setup();
+    const token = setup?.own?.[square];
+    if (setup) return token && this.context.you !== null ? { id: -1, owner: this.context.you, rank: token, moved: false, scouted: false, revealed: false, square } : null;
+    return this.pieces().find((p) => p.square === square) ?? null;
   }
 
   private pieceAt(event: Event): PieceView | null {
@@ -330,6 +393,13 @@ class GeneralBoard implements Board {
       this.showCard(piece);
     }, LONG_PRESS_MS);
   }
+}
+
+function pieceLabel(owner: number, rank: string | null): string {
+  const en = lang() === "en";
+  const colour = owner === 0 ? (en ? "Red" : "Rot") : en ? "Blue" : "Blau";
+  const what = rank === null ? (en ? "hidden" : "verdeckt") : rank === "B" ? (en ? "mine" : "Mine") : rank === "F" ? (en ? "flag" : "Fahne") : rank;
+  return `${colour}, ${what}`;
 }
 
 export const generalBoard: BoardFactory = (host) => new GeneralBoard(host);
