@@ -10,7 +10,12 @@ enemy's ranks beyond what moves and fights showed (:mod:`.general_belief`).
   the fight pay on average (a revealed weaker piece above all), keeps away from
   revealed stronger pieces and steps out of their reach, otherwise advances.
 * Stark: samples full positions from the belief and searches each two plies deep
-  (:mod:`.general_search`), picking the best average; ~1.5 s per move in play.
+  (:mod:`.general_search`), picking the best average; its evaluation draws the army
+  toward the probable Fahne squares, hunts revealed weaker pieces, keeps a few guards
+  home and meets intruders early.  At the root it does not take a piece back where it
+  just came from (shuffling lets the 200-move rule decide) and its Feldmarschall and
+  General do not probe never-moved pieces (Minen).  It uses SEARCH_SHARE of the time
+  left, so that the answer is in by the deadline.
 
 Values (``analyse``, ``value_of``) are in material units (Aufklärer 1, Feldmarschall 10,
 Fahne ±100), averaged over the sampled positions.
@@ -139,13 +144,11 @@ SEARCH_SHARE = 0.9
 
 
 def _own_recent_moves(view: dict[str, Any]) -> list[tuple[int, int]]:
-    """Our last RETURN_WINDOW play moves as (from, to), newest first (Red moves first)."""
+    """Our last RETURN_WINDOW play moves as (from, to), newest first.  We are to move,
+    so the newest entry is the enemy's and ours are every second one before it."""
     history = view.get("history") or []
-    seat = view["seat"]
     ours = []
-    for index in range(len(history) - 1, -1, -1):
-        if index % 2 != seat:
-            continue
+    for index in range(len(history) - 2, -1, -2):
         frm, to = history[index].split(" ")[0].replace("x", "-").split("-")
         ours.append((parse_square(frm), parse_square(to)))
         if len(ours) == RETURN_WINDOW:

@@ -100,7 +100,9 @@ def read_belief(view: dict[str, Any]) -> Belief:
             own[square] = parse_rank_token(piece["rank"])
             own_flags[square] = _flag_bits(piece)
             continue
-        rank = parse_rank_token(piece["rank"]) if piece["rank"] is not None else None
+        # An enemy rank is read only when a fight revealed it: the player never
+        # touches a hidden field, even one that holds a placeholder.
+        rank = parse_rank_token(piece["rank"]) if piece["revealed"] else None
         if rank is not None:
             pool[rank] -= 1
         enemies.append(EnemyPiece(square, piece["moved"], piece["scouted"], rank))

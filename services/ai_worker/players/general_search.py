@@ -8,7 +8,8 @@ reply by our best strike back at the replying piece (a covered piece counts as
 covered: a cheap third ply, :func:`answer_gain`).  The sampled enemy picks its strikes
 on our hidden pieces from what it can know (:func:`enemy_guess_table`), not from the
 sample's true ranks — otherwise every sample would have it hit exactly our weakest
-pieces and Stark would freeze.  A move's
+pieces and Stark would freeze — and among strikes it cannot tell apart it picks any
+(their values are averaged).  A move's
 value is its mean over the samples: an attack on an unknown piece thereby weighs
 every rank the piece might have by how likely it is.
 
