@@ -13,6 +13,7 @@ moves into parts of at most ``PART_POINTS`` consecutive ones (``review_parts``, 
 0014), sends ``review_game(review_id, part)`` for parts 1, 2 … to the batch queue and
 judges part 0 itself.  Several workers so share one long review, and a batch ends on
 one short part rather than on one whole game.  The review is done when its last part is.
+A review of a running game asked for again later gets parts for the moves made since.
 
 Idempotent and resumable: every judged move is one ``review_moves`` row (primary key
 ``(review_id, ply)``) committed on its own, and a task skips the plies already stored,
@@ -58,8 +59,10 @@ LOCK_WAIT_S = 5.0  # a redelivery may find the dead worker's lock for a moment
 CHUNK_SECONDS = 600.0
 # A review is split into parts of at most this many judged moves (see the module doc).
 PART_POINTS = 12
-MAX_PARTS = 99  # keeps the lock keys below the next key space
+MAX_PARTS = 99  # per planning; lock keys 727_100 + part stay below 728_000 (parts of later moves add up)
 VALUE_SHARE = 0.25  # of a move's budget spent on value_of when analyse did not value the move played
+ALTERNATIVES = 5  # best moves stored with each judged move
+EVERY_MOVE = 1_000_000  # an analyse limit no position reaches
 
 
 @dataclass(frozen=True)
@@ -69,12 +72,9 @@ class ReviewPoint:
     played: str
 
 
-def replay_points(game_name: str, options: dict, seed: int, moves: list[str], seats: list[int | None],
-                  seat: int, reshuffles: list | tuple = ()) -> Iterator[ReviewPoint]:
-    """Every move ``seat`` made while it alone was to move, with the view it had then.
-
-    ``reshuffles``: the ``(ply, seed)`` of each Zug zurück at a Battlehanse computer table
-    (``games.reshuffles``), made before move ``ply`` as the game service made them."""
+def _seat_turns(game_name: str, options: dict, seed: int, moves: list[str], seats: list[int | None], seat: int,
+                reshuffles: list | tuple) -> Iterator[tuple[Any, Any, int, str]]:
+    """(engine, state, ply, move) before each move ``seat`` made while it alone was to move."""
     game = get_game(game_name)
     state = game.new_game(options, seed)
     for ply, (text, mover) in enumerate(zip(moves, seats, strict=True)):
@@ -82,8 +82,30 @@ def replay_points(game_name: str, options: dict, seed: int, moves: list[str], se
             if at == ply:
                 state = game.reshuffle_unseen(state, int(mix_seed))
         if mover == seat and game.to_move(state) == (seat,):
-            yield ReviewPoint(ply, game.view(state, seat), text)
+            yield game, state, ply, text
         state = game.apply(state, text, mover)
+
+
+def replay_points(game_name: str, options: dict, seed: int, moves: list[str], seats: list[int | None],
+                  seat: int, reshuffles: list | tuple = (), wanted: range | None = None) -> Iterator[ReviewPoint]:
+    """Every move ``seat`` made while it alone was to move, with the view it had then.
+
+    ``reshuffles``: the ``(ply, seed)`` of each Zug zurück at a Battlehanse computer table
+    (``games.reshuffles``), made before move ``ply`` as the game service made them.
+    ``wanted``: only these points (by their index among all of them); views are built for
+    them alone and the replay stops after the last (a part does not pay for the others)."""
+    for index, (game, state, ply, text) in enumerate(_seat_turns(game_name, options, seed, moves, seats, seat,
+                                                                 reshuffles)):
+        if wanted is not None and index >= wanted.stop:
+            return
+        if wanted is None or index in wanted:
+            yield ReviewPoint(ply, game.view(state, seat), text)
+
+
+def count_points(game_name: str, options: dict, seed: int, moves: list[str], seats: list[int | None],
+                 seat: int, reshuffles: list | tuple = ()) -> int:
+    """How many points :func:`replay_points` yields, without building a view."""
+    return sum(1 for _ in _seat_turns(game_name, options, seed, moves, seats, seat, reshuffles))
 
 
 def classify(loss: float, thresholds: tuple[float, float]) -> str:
@@ -96,11 +118,15 @@ def classify(loss: float, thresholds: tuple[float, float]) -> str:
 
 
 def judge(player: Any, point: ReviewPoint, budget: float, rng: random.Random) -> dict[str, Any]:
-    """Best move, its value, the played move's value, the loss and the class for one point."""
-    analyse_deadline = time.monotonic() + budget * (1 - VALUE_SHARE)
-    alternatives = [(m, float(v)) for m, v in player.analyse(point.view, analyse_deadline, rng)]
-    best, best_value = alternatives[0]
-    known = dict(alternatives)
+    """Best move, its value, the played move's value, the loss and the class for one point.
+
+    One search values every legal move (``analyse`` without a limit: all four players rank
+    them all anyway), so the move played is valued by the same search as the best one;
+    only a move the ranking leaves out costs a ``value_of`` of its own."""
+    ranked = [(m, float(v)) for m, v in player.analyse(point.view, time.monotonic() + budget, rng, limit=EVERY_MOVE)]
+    alternatives = ranked[:ALTERNATIVES]
+    best, best_value = ranked[0]
+    known = dict(ranked)
     if point.played in known:
         played_value = known[point.played]
     else:
@@ -117,7 +143,7 @@ def _connect() -> psycopg.Connection:
 def part_bounds(n_points: int, part_points: int = PART_POINTS) -> list[tuple[int, int]]:
     """``[first, end)`` of each part: as few parts as ``part_points`` allows, of near-equal size."""
     if n_points <= 0:
-        return [(0, 1)]  # one (empty) part, so that the review still ends through a part
+        return []
     n_parts = min(MAX_PARTS, -(-n_points // part_points))
     cuts = [k * n_points // n_parts for k in range(n_parts + 1)]
     return list(zip(cuts, cuts[1:], strict=False))
@@ -142,6 +168,11 @@ def _emit(event: str, review_id: int, data: dict[str, Any]) -> None:
         log.warning("progress emit failed", exc_info=True)
 
 
+def _replay_args(row: dict[str, Any]) -> tuple:
+    return (row["game"], row["options"], row["seed"], row["moves"], row["move_seats"], row["seat"],
+            row["reshuffles"])
+
+
 def _fail(conn: psycopg.Connection, review_id: int, error: str) -> str:
     conn.execute("UPDATE reviews SET status = 'failed', error = %s, finished_at = now()"
                  " WHERE id = %s AND status <> 'done'", (error, review_id))
@@ -153,22 +184,33 @@ def _send_part(review_id: int, part: int) -> None:
     review_game.apply_async(args=[review_id, part])
 
 
-def _plan_parts(conn: psycopg.Connection, review_id: int, n_points: int) -> None:
-    """Write the review's parts once (a concurrent or repeated first task finds them written)
-    and send the task of every part other than 0 that is not in the broker yet."""
-    bounds = part_bounds(n_points)
+def _plan_parts(conn: psycopg.Connection, review_id: int, n_points: int, restart: bool) -> int | None:
+    """Write parts for the points no part covers yet (all of them the first time; the moves
+    made since, when a review of a running game is asked for again), send the task of every
+    part still to do but the first, and return that first one (None: nothing left to do).
+
+    ``restart`` (the review was queued anew after it ended): parts left undone then are sent
+    again.  A concurrent coordinator writes the same parts (ON CONFLICT) and may send a part
+    twice at worst, which the part's lock and the stored moves make harmless."""
     with conn.transaction():
-        for part, (first, end) in enumerate(bounds):
+        known = conn.execute("SELECT coalesce(max(end_point), 0) AS covered, coalesce(max(part) + 1, 0) AS next"
+                             " FROM review_parts WHERE review_id = %s", (review_id,)).fetchone()
+        for offset, (first, end) in enumerate(part_bounds(n_points - known["covered"])):
             conn.execute("INSERT INTO review_parts (review_id, part, first_point, end_point) VALUES (%s, %s, %s, %s)"
-                         " ON CONFLICT DO NOTHING", (review_id, part, first, end))
-    unsent = conn.execute("SELECT part FROM review_parts WHERE review_id = %s AND part > 0 AND status = 'queued'"
-                          " AND sent_at IS NULL ORDER BY part", (review_id,)).fetchall()
-    for row in unsent:
-        # Sent before sent_at is set: an interruption between the two sends it twice at
-        # worst, which the part's lock and the stored moves make harmless.
-        _send_part(review_id, row["part"])
-        conn.execute("UPDATE review_parts SET sent_at = now() WHERE review_id = %s AND part = %s",
-                     (review_id, row["part"]))
+                         " ON CONFLICT DO NOTHING",
+                         (review_id, known["next"] + offset, known["covered"] + first, known["covered"] + end))
+        if restart:
+            conn.execute("UPDATE review_parts SET status = 'queued', sent_at = NULL"
+                         " WHERE review_id = %s AND status <> 'done'", (review_id,))
+    todo = conn.execute("SELECT part, status, sent_at FROM review_parts WHERE review_id = %s AND status <> 'done'"
+                        " ORDER BY part", (review_id,)).fetchall()
+    for row in todo[1:]:
+        if row["status"] == "queued" and row["sent_at"] is None:
+            # Sent before sent_at is set: an interruption between the two sends it twice at worst.
+            _send_part(review_id, row["part"])
+            conn.execute("UPDATE review_parts SET sent_at = now() WHERE review_id = %s AND part = %s",
+                         (review_id, row["part"]))
+    return todo[0]["part"] if todo else None
 
 
 def _finish_if_complete(conn: psycopg.Connection, review_id: int) -> str:
@@ -184,8 +226,8 @@ def _finish_if_complete(conn: psycopg.Connection, review_id: int) -> str:
     return "part done"
 
 
-def _run_part(conn: psycopg.Connection, review_id: int, part: int, points: list[ReviewPoint], player: Any,
-              budget: float, started: float) -> str:
+def _run_part(conn: psycopg.Connection, review_id: int, part: int, game_row: dict[str, Any], player: Any,
+              started: float) -> str:
     """Judge the part's points not stored yet; the caller holds the part's lock."""
     bounds = conn.execute("SELECT first_point, end_point, status FROM review_parts WHERE review_id = %s AND part = %s",
                           (review_id, part)).fetchone()
@@ -195,7 +237,12 @@ def _run_part(conn: psycopg.Connection, review_id: int, part: int, points: list[
         return _finish_if_complete(conn, review_id)
     conn.execute("UPDATE review_parts SET status = 'running', attempts = attempts + 1, heartbeat_at = now(),"
                  " sent_at = coalesce(sent_at, now()) WHERE review_id = %s AND part = %s", (review_id, part))
-    mine = points[bounds["first_point"]:bounds["end_point"]]
+    try:
+        mine = list(replay_points(*_replay_args(game_row), wanted=range(bounds["first_point"], bounds["end_point"])))
+    except Exception as exc:
+        log.exception("review %s cannot replay its game", review_id)
+        return _fail(conn, review_id, f"{type(exc).__name__}: {exc}")
+    budget = game_row["budget_ms"] / 1000
     stored = {r["ply"] for r in conn.execute("SELECT ply FROM review_moves WHERE review_id = %s AND ply = ANY(%s)",
                                              (review_id, [p.ply for p in mine]))}
     for point in mine:
@@ -244,13 +291,10 @@ def review_game(review_id: int, part: int | None = None) -> str:
     """Review (or continue reviewing) ``reviews.id = review_id``; returns what became of it.
 
     Without ``part`` (as the batch command and the game service send it): replay the
-    game, write the review's parts, send the tasks of parts 1, 2 …, and judge part 0.
-    With ``part``: judge that part."""
+    game, write the review's parts, send the tasks of all but the first part still to do,
+    and judge that one.  With ``part``: judge that part."""
     started = time.monotonic()
     with _connect() as conn:
-        if not _lock(conn, review_id, part or 0):
-            log.info("review %s part %s is being worked on elsewhere", review_id, part or 0)
-            return "busy"
         row = conn.execute(
             "SELECT r.status, r.seat, r.budget_ms, g.game, g.options, g.seed, g.moves, g.move_seats, g.reshuffles,"
             " g.status AS gs"
@@ -264,9 +308,8 @@ def review_game(review_id: int, part: int | None = None) -> str:
                          " WHERE id = %s", (review_id,))
             return "failed"
         try:
-            points = list(replay_points(row["game"], row["options"], row["seed"], row["moves"], row["move_seats"],
-                                        row["seat"], row["reshuffles"]))
             player = player_for(row["game"])
+            n_points = count_points(*_replay_args(row)) if part is None else 0
         except Exception as exc:
             log.exception("review %s cannot replay its game", review_id)
             return _fail(conn, review_id, f"{type(exc).__name__}: {exc}")
@@ -274,12 +317,17 @@ def review_game(review_id: int, part: int | None = None) -> str:
             conn.execute("UPDATE reviews SET status = 'running', attempts = attempts + 1,"
                          " started_at = coalesce(started_at, now()), moves_total = %s,"
                          " moves_done = (SELECT count(*) FROM review_moves WHERE review_id = %s) WHERE id = %s",
-                         (len(points), review_id, review_id))
+                         (n_points, review_id, review_id))
             try:
-                _plan_parts(conn, review_id, len(points))
+                part = _plan_parts(conn, review_id, n_points, restart=row["status"] == "queued")
             except psycopg.errors.ForeignKeyViolation:
                 return "dropped"
-        outcome = _run_part(conn, review_id, part or 0, points, player, row["budget_ms"] / 1000, started)
+            if part is None:
+                return _finish_if_complete(conn, review_id)
+        if not _lock(conn, review_id, part):
+            log.info("review %s part %s is being worked on elsewhere", review_id, part)
+            return "busy"
+        outcome = _run_part(conn, review_id, part, row, player, started)
         if outcome in ("part done", "done"):
             _resend_stale(conn)
         return outcome

@@ -21,7 +21,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from services.ai_worker.review_task import part_bounds
+from services.ai_worker.review_task import count_points, part_bounds, replay_points
+from shared.games import get_game
 from tests.ai.game_rows import insert_finished, play_out, random_chooser
 from tests.stack import ROOT, CeleryWorker, Infra
 
@@ -36,12 +37,22 @@ def db(infra: Infra) -> Iterator[psycopg.Connection]:
 
 
 def test_parts_cover_every_point_once_in_order() -> None:
-    for n in (0, 1, 11, 12, 13, 25, 100, 5000):
+    assert part_bounds(0, 12) == []
+    for n in (1, 11, 12, 13, 25, 100, 5000):
         bounds = part_bounds(n, 12)
         covered = [i for first, end in bounds for i in range(first, end)]
-        assert covered == list(range(max(n, 1)))  # no points: one empty part, so the review still ends
+        assert covered == list(range(n))
         assert all(end - first <= 12 for first, end in bounds) or len(bounds) == 99
         assert len(bounds) <= 99 and max(e - f for f, e in bounds) - min(e - f for f, e in bounds) <= 1
+
+
+def test_a_part_replays_exactly_its_own_points() -> None:
+    moves, seats, _final = play_out("bullet", {"win_target": 4, "move_limit": 100}, 7, random_chooser(7))
+    options = get_game("bullet").normalize_options({"win_target": 4, "move_limit": 100})
+    every = list(replay_points("bullet", options, 7, moves, seats, 0))
+    assert count_points("bullet", options, 7, moves, seats, 0) == len(every) > 12
+    for first, end in part_bounds(len(every), 12):
+        assert list(replay_points("bullet", options, 7, moves, seats, 0, wanted=range(first, end))) == every[first:end]
 
 
 def _kill_whole_worker(worker: CeleryWorker) -> None:
@@ -114,3 +125,49 @@ def test_a_review_of_a_killed_worker_is_finished_by_another_without_judging_a_mo
     attempts = [r[0] for r in db.execute("SELECT attempts FROM review_parts WHERE review_id = %s ORDER BY part",
                                          (review_id,))]
     assert sorted(attempts) == [1] * (len(attempts) - 1) + [2]
+
+
+def test_a_review_asked_again_after_more_moves_judges_only_the_new_ones(infra: Infra, db: psycopg.Connection,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In process (the task called directly, its sends collected): a Rundentafel review of a running
+    game, then the same review queued again once the game went on."""
+    from services.ai_worker import review_task
+
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(review_task, "_send_part", lambda review_id, part: sent.append((review_id, part)))
+    monkeypatch.setattr(review_task, "_emit", lambda *_args: None)
+    monkeypatch.setattr(review_task, "_resend_stale", lambda _conn: None)
+    monkeypatch.setattr(review_task, "_connect",
+                        lambda: psycopg.connect(infra.database_url, autocommit=True, row_factory=psycopg.rows.dict_row))
+    moves, seats, final = play_out("hexagon", {}, 41, random_chooser(41))
+    expected = [i for i, s in enumerate(seats) if s == 0]
+    cut = expected[14] + 1  # the game so far holds 15 moves of seat 0: two parts
+    game_id = insert_finished(db, "hexagon", {}, 41, moves[:cut], seats[:cut], final)
+    db.execute("UPDATE games SET status = 'running', finished_at = NULL, result = NULL WHERE id = %s", (game_id,))
+    review_id = db.execute("INSERT INTO reviews (game_id, seat, budget_ms) VALUES (%s, 0, 5) RETURNING id",
+                           (game_id,)).fetchone()[0]
+
+    def run_all() -> None:
+        assert review_task.review_game(review_id) in ("part done", "done")
+        while sent:
+            review_task.review_game(*sent.pop(0))
+
+    run_all()
+    first = dict(db.execute("SELECT ply, created_at FROM review_moves WHERE review_id = %s", (review_id,)).fetchall())
+    assert sorted(first) == expected[:15]
+    assert db.execute("SELECT status FROM reviews WHERE id = %s", (review_id,)).fetchone()[0] == "done"
+
+    db.execute("UPDATE games SET moves = %s, move_seats = %s, move_times = %s WHERE id = %s",
+               (moves, seats, [0] * len(moves), game_id))
+    db.execute("UPDATE reviews SET status = 'queued', enqueued_at = NULL, finished_at = NULL WHERE id = %s",
+               (review_id,))
+    run_all()
+    after = dict(db.execute("SELECT ply, created_at FROM review_moves WHERE review_id = %s", (review_id,)).fetchall())
+    assert sorted(after) == expected
+    assert all(after[ply] == created for ply, created in first.items())  # judged once, not again
+    status, done, total = db.execute("SELECT status, moves_done, moves_total FROM reviews WHERE id = %s",
+                                     (review_id,)).fetchone()
+    assert (status, done, total) == ("done", len(expected), len(expected))
+    bounds = db.execute("SELECT first_point, end_point FROM review_parts WHERE review_id = %s ORDER BY part",
+                        (review_id,)).fetchall()
+    assert [i for first_point, end in bounds for i in range(first_point, end)] == list(range(len(expected)))
