@@ -56,7 +56,7 @@ from shared.schemas import (
 from shared.settings import Settings
 from tests.lobby_fixtures import SESSION_COOKIE
 from tests.stack import Infra, ServiceProcess, SocketProbe
-from tests.test_proof_access import forged_for
+from tests.test_proof_access import broken_signature, forged_for
 
 # --- what there is to fuzz ---------------------------------------------------------
 
@@ -363,8 +363,7 @@ def send_http(arena: Arena, route: Route, req: dict[str, Any]) -> requests.Respo
     if req["session"] == "own" and not (route.method == "POST" and route.rule in ACTS_WITHOUT_INPUT):
         cookies[SESSION_COOKIE] = arena.attacker_cookie
     elif req["session"] == "tampered":
-        cookies[SESSION_COOKIE] = arena.attacker_cookie[:-3] + ("AAA" if not arena.attacker_cookie.endswith("AAA")
-                                                               else "BBB")
+        cookies[SESSION_COOKIE] = broken_signature(arena.attacker_cookie)
     elif req["session"] == "other_user_forged":
         # The attacker's token with the victim's id written in: the signature no longer fits.
         cookies[SESSION_COOKIE] = forged_for(arena.attacker_cookie, arena.victim["id"])
