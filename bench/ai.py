@@ -7,10 +7,13 @@
    one interactive worker.  For Stark's moves: nodes per second and mean depth
    (reported by the hexagon and bullet players; the others report none), and the share
    of moves answered within budget + 10 % (request sent → answer read; target 99 %).
+   ``late`` splits each answer beyond that into ``queued_s`` (request sent → the worker
+   began), ``search_s`` (the worker's decision) and ``back_s`` (answer written → read).
 2. **Batch reviews** — ``--reviews`` reviews (both seats of short Battlehexagon and
    Battlebullet games) done by one batch worker, then the same batch (reset) by two;
-   every worker has exactly one prefork child.  Target: two take at most 60 % of
-   one's time.
+   every worker has exactly one prefork child.  Reviews run in parts of up to 12 moves
+   (``services/ai_worker/review_task.py``), so the two share long reviews.  Target: two
+   take at most 60 % of one's time.
 
 Starts its own embedded PostgreSQL and Redis.  Prints one JSON object per figure.
 """
