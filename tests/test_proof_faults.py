@@ -211,7 +211,8 @@ def assert_sound(stack: LoadStack, tables: list[Table]) -> None:
     ledger = ledger_check(stack.database_url, {t.game_id for t in tables}, timeout=90)
     assert ledger["rated_games"] == len(tables)
     assert ledger["unsettled_or_twice"] == [] and ledger["still_running"] == [], ledger
-    assert ledger["stakes_escrowed_twice_each"] and ledger["paid_once"] and ledger["ledger_sum_is_start_capital"]
+    assert ledger["stakes_escrowed_twice_each"] and ledger["paid_once"] and ledger["ledger_balances"]
+    assert ledger["running_elsewhere"] == [] and ledger["held_by_running_games"] == 0, ledger
 
 
 def established_connections(pid: int, port: int) -> int:

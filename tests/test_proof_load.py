@@ -39,7 +39,8 @@ def proof_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoadStack]
 def _assert_clean(result: dict) -> None:
     ledger = result["ledger"]
     assert ledger["unsettled_or_twice"] == [] and ledger["still_running"] == [], ledger
-    assert ledger["stakes_escrowed_twice_each"] and ledger["paid_once"] and ledger["ledger_sum_is_start_capital"]
+    assert ledger["stakes_escrowed_twice_each"] and ledger["paid_once"] and ledger["ledger_balances"]
+    assert ledger["running_elsewhere"] == [] and ledger["held_by_running_games"] == 0, ledger
     for step in result["steps"]:
         assert step["errors"] == 0, step["error_samples"]
         assert step["moves"] > 0 and step["messages_per_second"] > 0
