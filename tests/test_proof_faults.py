@@ -425,5 +425,42 @@ def test_a_committed_move_is_not_reported_failed_when_redis_goes_away_after_it(
 
     monkeypatch.setattr(game_app, "flag_deadline", lambda row, state: dt.datetime(2030, 1, 1, tzinfo=dt.UTC))
     runtime.settled(settled)  # type: ignore[arg-type]
-    assert publisher.calls == ["publish"] and computer.calls == ["request_if_due"]
+    assert publisher.calls == ["publish"] and computer.calls == ["request_after_commit"]
     assert flags._resync_wanted
+
+
+def test_a_computer_move_that_could_not_be_requested_is_requested_once_redis_is_back() -> None:
+    """Redis (or the broker) away right after a player's move at a computer table: the request for
+    the computer's move is not recorded anywhere, so the seat keeps the table and asks again."""
+    import redis as redis_lib
+
+    from services.game.computer_seat import ComputerSeat
+    from shared.games import get_game
+
+    class FlakyRequester:
+        def __init__(self) -> None:
+            self.failures = 1
+            self.sent: list[Any] = []
+
+        def request(self, request: Any) -> Any:
+            if self.failures:
+                self.failures -= 1
+                raise redis_lib.ConnectionError("Connection refused")
+            self.sent.append(request)
+            return request
+
+    engine = get_game("hexagon")
+    state = engine.new_game(engine.default_options(), 3)
+    row = type("Row", (), {"id": 9, "mode": "computer", "running": True, "seats": (None, 1), "game": "hexagon",
+                           "strength": "leicht", "version": 0})()
+    settled = type("Settled", (), {"row": row, "state": state, "finished_now": False})()
+    tables = type("Tables", (), {"current": lambda self, table_id: settled})()
+    requester = FlakyRequester()
+    # The answer stream is never read here; the client only has to be configured as the inbox wants it.
+    seat = ComputerSeat(requester, redis_lib.Redis(port=1, decode_responses=True), "test")  # type: ignore[arg-type]
+
+    seat.request_after_commit(settled)  # must not raise: the move is committed
+    assert seat.unrequested == {9} and requester.sent == [] and requester.failures == 0
+    seat.retry_unrequested(tables)  # type: ignore[arg-type]
+    assert seat.unrequested == set()
+    assert [(r.table_id, r.ply, r.seat) for r in requester.sent] == [("9", 0, 0)]

@@ -98,7 +98,7 @@ class TableRuntime:
             self.connections.forget(row.id, players)
             if row.mode == "wartesaal":
                 self.status.free(players)
-        self.computer.request_if_due(settled)
+        self.computer.request_after_commit(settled)
 
     def start(self, socketio: SocketIO, log: logging.Logger) -> None:
         def failed(name: str) -> Callable[[Exception], None]:

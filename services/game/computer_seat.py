@@ -51,6 +51,29 @@ class ComputerSeat:
     def __init__(self, requester: MoveRequester, answers: redis.Redis, consumer: str) -> None:
         self.requester = requester
         self.inbox = AnswerInbox(answers, GROUP, consumer)
+        # Tables whose request could not even be recorded (Redis or the broker away at that
+        # moment): nothing in Redis knows of them, so this process asks again until it works.
+        self.unrequested: set[int] = set()
+
+    def request_after_commit(self, settled: Settled) -> None:
+        """``request_if_due`` for a change that is already committed and told: a failure must not
+        reach the mover as an error; the table is asked for again from the answer loop."""
+        try:
+            self.request_if_due(settled)
+            self.unrequested.discard(settled.row.id)
+        except Exception as exc:  # redis or kombu errors: the store or the broker is away
+            self.unrequested.add(settled.row.id)
+            log.warning("computer move not requested; will retry", extra={"fields": {
+                "table": settled.row.id, "error": repr(exc)}})
+
+    def retry_unrequested(self, tables: Tables) -> None:
+        for table_id in sorted(self.unrequested):
+            try:
+                settled = tables.current(table_id)
+            except TableRefusal:
+                self.unrequested.discard(table_id)
+                continue
+            self.request_after_commit(settled)
 
     def request_if_due(self, settled: Settled) -> None:
         """Ask for the computer's move if it is its turn; otherwise stop waiting for one."""
@@ -98,6 +121,7 @@ class ComputerSeat:
                 while True:
                     self.inbox.poll(is_current, apply, block_ms=500)
                     if time.monotonic() >= next_resend:
+                        self.retry_unrequested(tables)
                         self.inbox.claim_abandoned(is_current, apply)
                         self.requester.resend_overdue(
                             BUDGET_S["mittel"],
