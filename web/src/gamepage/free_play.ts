@@ -1,7 +1,6 @@
 // "Kostenlos spielen" on a game page: a table against the computer (Mittel, the game's
 // usual options) opens at once; the player lands on it as if started from #/computer.
-import type { ErrorPayload, TableStatePayload } from "../protocol";
-import { gameSocket } from "../table/game_socket";
+import { openLocalTable } from "../local/new_local_table";
 
 type GameName = "hexagon" | "bullet" | "general" | "hanse";
 
@@ -14,25 +13,6 @@ const USUAL_OPTIONS: Record<GameName, Record<string, unknown>> = {
 };
 
 /** Open a computer table for ``game``; resolves with its id, rejects with the server's message. */
-export async function startAgainstComputer(game: GameName): Promise<number> {
-  const socket = await gameSocket();
-  return new Promise<number>((resolve, reject) => {
-    const onState = (payload: TableStatePayload) => {
-      if (payload.mode !== "computer" || payload.game !== game || payload.moves.length > 1) return;
-      cleanup();
-      resolve(payload.game_id);
-    };
-    const onError = (error: ErrorPayload) => {
-      if (error.event !== "table:new_local") return;
-      cleanup();
-      reject(new Error(error.message));
-    };
-    const cleanup = () => {
-      socket.off("table:state", onState);
-      socket.off("error", onError);
-    };
-    socket.on("table:state", onState);
-    socket.on("error", onError);
-    socket.emit("table:new_local", { game, mode: "computer", options: USUAL_OPTIONS[game], strength: "mittel", seat: 0, clock: null });
-  });
+export function startAgainstComputer(game: GameName): Promise<number> {
+  return openLocalTable({ game, mode: "computer", options: USUAL_OPTIONS[game], strength: "mittel", seat: 0, clock: null });
 }

@@ -5,8 +5,8 @@ import type { Board } from "../boards/board";
 import { boardFor } from "../boards/index";
 import { el } from "../dom";
 import { lang } from "../i18n";
-import type { ErrorPayload, TableClockSetting, TableStatePayload } from "../protocol";
-import { gameSocket } from "../table/game_socket";
+import type { TableClockSetting } from "../protocol";
+import { openLocalTable } from "./new_local_table";
 import { colourName, GAME_TITLES } from "../table/seat_names";
 import { tt } from "../table/texts";
 import { computerRecord } from "../solo/computer_record";
@@ -178,33 +178,13 @@ export class StartPanel {
     button.disabled = true;
     this.problem.textContent = "";
     try {
-      const socket = await gameSocket();
-      // The answer is the new table's first table:state; its id is the new route.
-      const gameId = await new Promise<number>((resolve, reject) => {
-        const onState = (payload: TableStatePayload) => {
-          if (payload.mode !== this.mode || payload.moves.length > 1) return;
-          cleanup();
-          resolve(payload.game_id);
-        };
-        const onError = (error: ErrorPayload) => {
-          if (error.event !== "table:new_local") return;
-          cleanup();
-          reject(new Error(error.message));
-        };
-        const cleanup = () => {
-          socket.off("table:state", onState);
-          socket.off("error", onError);
-        };
-        socket.on("table:state", onState);
-        socket.on("error", onError);
-        socket.emit("table:new_local", {
-          game: this.game as "hexagon" | "bullet" | "general" | "hanse",
-          mode: this.mode,
-          options,
-          strength: this.mode === "computer" ? strength : null,
-          seat: this.mode === "computer" ? this.seat : null,
-          clock: this.mode === "same_device" ? clock : null,
-        });
+      const gameId = await openLocalTable({
+        game: this.game as "hexagon" | "bullet" | "general" | "hanse",
+        mode: this.mode,
+        options,
+        strength: this.mode === "computer" ? strength : null,
+        seat: this.mode === "computer" ? this.seat : null,
+        clock: this.mode === "same_device" ? clock : null,
       });
       location.hash = `#/partie/${gameId}`;
     } catch (error) {
