@@ -150,7 +150,9 @@ def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra,
         # Same device, keyboard only: Rubin doubles e1 → e2, Perle jumps e9 → e7.
         page.goto(f"{lobby.url}/#/zuzweit")
         page.get_by_test_id("start").click()
-        page.locator("[data-stone=e1]").wait_for()
+        # The start panel's preview board has stones too: wait for the table's own board.
+        page.wait_for_url("**/#/partie/*")
+        page.locator(".board-wrap [data-stone=e1]").wait_for()
         stroke = page.eval_on_selector("polygon[data-cell=e5]", "n => getComputedStyle(n).stroke")
         assert stroke == JADE_FRAME
         assert page.locator("polygon[data-cell=e1]").get_attribute("aria-label") == "e1: Rubin"
@@ -180,7 +182,8 @@ def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra,
         page.goto(f"{lobby.url}/#/zuzweit")
         page.get_by_test_id("game-bullet").click()
         page.get_by_test_id("start").click()
-        page.locator(".bullet-board.interactive").wait_for()
+        page.wait_for_url("**/#/partie/*")
+        page.locator(".board-wrap .bullet-board.interactive").wait_for()
         assert focus_board_by_tab(page) == "E5"
         page.keyboard.press("ArrowDown")
         page.keyboard.press("ArrowDown")
@@ -198,7 +201,8 @@ def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra,
         page.goto(f"{lobby.url}/#/zuzweit")
         page.get_by_test_id("game-general").click()
         page.get_by_test_id("start").click()
-        page.locator("svg.general.interactive").wait_for()
+        page.wait_for_url("**/#/partie/*")
+        page.locator(".board-wrap svg.general.interactive").wait_for()
         for _ in range(80):
             page.keyboard.press("Tab")
             if page.evaluate("document.activeElement && document.activeElement.getAttribute('data-square')"):
