@@ -28,18 +28,6 @@ HINT_GAMES = ("hanse",)
 HINT_STRENGTH = "stark"  # the strong computer computes every Tipp
 HINT_BUDGET_S = 1.5  # Stark's own thinking time for Battlehanse
 
-REFUSALS: dict[str, tuple[str, str]] = {
-    "hint_not_here": ("Einen Tipp gibt es nur in Battlehanse gegen den Computer.",
-                      "Hints exist only in Battlehanse against the computer."),
-    "hint_not_against_stark": ("Gegen Stark gibt es keinen Tipp – nur gegen Leicht und Mittel.",
-                               "There are no hints against Stark – only against Leicht and Mittel."),
-}
-
-
-def _refusal(code: str) -> TableRefusal:
-    de, en = REFUSALS[code]
-    return TableRefusal(code, de=de, en=en)
-
 
 class HintDesk:
     """Checks a Tipp request, marks the match and sends it to the strong computer."""
@@ -58,12 +46,12 @@ class HintDesk:
             if not row.running:
                 raise TableRefusal("table_finished", current_game_id=row.id)
             if row.mode != "computer" or row.game not in HINT_GAMES:
-                raise _refusal("hint_not_here")
+                raise TableRefusal("hint_not_here")
             seats = row.seats_of(user_id)
             if not seats:
                 raise TableRefusal("spectator")
             if row.strength == "stark":
-                raise _refusal("hint_not_against_stark")
+                raise TableRefusal("hint_not_against_stark")
             if version != row.version:
                 raise TableRefusal("stale_version", current_game_id=row.id)
             seat = seats[0]

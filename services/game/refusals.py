@@ -33,6 +33,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "not_found": ("Nicht gefunden.", "Not found."),
     "private_table": ("An diesem Tisch spielen zwei an einem Gerät; er gehört einem anderen Spieler.",
                       "Two play on one device at this table; it belongs to another player."),
+    "hint_not_here": ("Einen Tipp gibt es nur in Battlehanse gegen den Computer.",
+                      "Hints exist only in Battlehanse against the computer."),
+    "hint_not_against_stark": ("Gegen Stark gibt es keinen Tipp – nur gegen Leicht und Mittel.",
+                               "There are no hints against Stark – only against Leicht and Mittel."),
+    "review_after_end": ("Den Rückblick gibt es auf der Rundentafel (gegen den Computer) und nach der Partie.",
+                         "The review is available on the round table (against the computer) and after the game."),
+    "review_not_yours": ("Diesen Rückblick sieht nur, wer diesen Platz gespielt hat.",
+                         "Only the player of that seat can see this review."),
 }
 
 

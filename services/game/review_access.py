@@ -34,19 +34,6 @@ from shared.games import get_game
 # so the page fills within a minute on one batch worker.
 PLAYER_REVIEW_BUDGET_MS = 600
 
-REFUSALS: dict[str, tuple[str, str]] = {
-    "review_after_end": ("Den Rückblick gibt es auf der Rundentafel (gegen den Computer) und nach der Partie.",
-                         "The review is available on the round table (against the computer) and after the game."),
-    "review_not_yours": ("Diesen Rückblick sieht nur, wer diesen Platz gespielt hat.",
-                         "Only the player of that seat can see this review."),
-}
-
-
-def refusal(code: str) -> TableRefusal:
-    de, en = REFUSALS[code]
-    return TableRefusal(code, de=de, en=en)
-
-
 def _game_row(conn: Any, game_id: int) -> GameRow:
     row = game_store.load(conn, game_id)
     if row is None or row.status == "aborted":
@@ -57,7 +44,7 @@ def _game_row(conn: Any, game_id: int) -> GameRow:
 def _finished_row(conn: Any, game_id: int) -> GameRow:
     row = _game_row(conn, game_id)
     if row.status != "finished":
-        raise refusal("review_after_end")
+        raise TableRefusal("review_after_end")
     return row
 
 
@@ -65,7 +52,7 @@ def _requestable_row(conn: Any, game_id: int) -> GameRow:
     """A finished game, or a running one against the computer on its Rundentafel."""
     row = _game_row(conn, game_id)
     if row.running and not (row.mode == "computer" and in_round_pause(row, _state(row))):
-        raise refusal("review_after_end")
+        raise TableRefusal("review_after_end")
     return row
 
 
@@ -86,7 +73,7 @@ def _own_seat(row: GameRow, user_id: int, seat: int | None) -> int:
     """The seat ``user_id`` asks about: the given one if it is theirs, else their first."""
     seats = row.seats_of(user_id)
     if not seats or (seat is not None and seat not in seats):
-        raise refusal("review_not_yours")
+        raise TableRefusal("review_not_yours")
     return seat if seat is not None else seats[0]
 
 
@@ -121,18 +108,18 @@ def readable_review(conn: Any, user_id: int | None, game_id: int, seat: int | No
     seat's player (during a match against the computer too), anyone once public and over."""
     row = _game_row(conn, game_id)
     if row.running and row.mode != "computer":
-        raise refusal("review_after_end")
+        raise TableRefusal("review_after_end")
     if seat is None:
         seat = _own_seat(row, user_id, None) if user_id is not None else None
     if seat not in (0, 1):
-        raise refusal("review_not_yours")
+        raise TableRefusal("review_not_yours")
     if user_id is None or row.seats[seat] != user_id:
         if row.running:
-            raise refusal("review_not_yours")
+            raise TableRefusal("review_not_yours")
         found = conn.execute("SELECT public FROM reviews WHERE game_id = %s AND seat = %s",
                              (row.id, seat)).fetchone()
         if found is None or not _value(found, "public", 0):
-            raise refusal("review_not_yours")
+            raise TableRefusal("review_not_yours")
     return _data(conn, row, seat, user_id)
 
 
