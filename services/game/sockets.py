@@ -39,11 +39,11 @@ log = logging.getLogger("game.sockets")
 PING_EXPIRES_S = 30
 
 
-def _lang() -> str:
+def session_lang() -> str:
     return session.get("lang", i18n.DEFAULT_LANGUAGE)
 
 
-def _uid() -> int:
+def session_user_id() -> int:
     return session["user"]["uid"]
 
 
@@ -51,35 +51,42 @@ def _emit_error(payload: dict) -> None:
     emit("error", payload)
 
 
-def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publisher: TablePublisher,
-             connections: SeatConnections, status: PlayerStatus) -> None:
-    """Attach every handler to ``socketio``."""
-
-    presence = TablePresence(connections, publisher)
+def table_events(socketio: SocketIO, tables: Tables,
+                 publisher: TablePublisher) -> Callable[[str], Callable[[Callable[[dict[str, Any]], None]], Callable]]:
+    """The decorator every table event handler of the game service is registered with:
+    validate the payload, run the handler, turn a table refusal into ``error`` (+ state)."""
 
     def table_event(event: str) -> Callable:
-        """Validate the payload, run the handler, turn a table refusal into ``error`` (+ state)."""
-
         def decorate(handler: Callable[[dict[str, Any]], None]) -> Callable:
             @socketio.on(event)
-            @guarded(event, _emit_error, _lang)
+            @guarded(event, _emit_error, session_lang)
             @functools.wraps(handler)
             def wrapper(*args: object) -> None:
                 data = validated(event, args)
                 try:
                     handler(data)
                 except TableRefusal as exc:
-                    _emit_error({"code": exc.code, "message": exc.message(_lang()), "event": event})
+                    _emit_error({"code": exc.code, "message": exc.message(session_lang()), "event": event})
                     if exc.current_game_id is not None:
-                        publisher.send_to(request.sid, tables.current(exc.current_game_id), _uid())
+                        publisher.send_to(request.sid, tables.current(exc.current_game_id), session_user_id())
 
             return wrapper
 
         return decorate
 
+    return table_event
+
+
+def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publisher: TablePublisher,
+             connections: SeatConnections, status: PlayerStatus) -> None:
+    """Attach every handler to ``socketio``."""
+
+    presence = TablePresence(connections, publisher)
+    table_event = table_events(socketio, tables, publisher)
+
     def sit_down(settled: Settled) -> None:
         """Put this socket into the table's rooms and send it the table."""
-        sid, uid = request.sid, _uid()
+        sid, uid = request.sid, session_user_id()
         for room in publisher.rooms_for(settled, uid):
             join_room(room)
         publisher.send_to(sid, settled, uid)
@@ -88,7 +95,7 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
     @socketio.on("connect")
     def connect(auth: object = None) -> None:
         if reserved_events.sent_as_event(socketio):
-            _emit_error(error_payload("unknown_event", _lang(), None, event="connect"))
+            _emit_error(error_payload("unknown_event", session_lang(), None, event="connect"))
             return
         token = auth.get("token") if isinstance(auth, dict) else None
         lang = i18n.pick_language(auth.get("lang") if isinstance(auth, dict) else None)
@@ -104,25 +111,25 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
     @socketio.on("disconnect")
     def disconnect(*_args: object) -> None:
         if reserved_events.sent_as_event(socketio):
-            _emit_error(error_payload("unknown_event", _lang(), None, event="disconnect"))
+            _emit_error(error_payload("unknown_event", session_lang(), None, event="disconnect"))
             return
         presence.left(request.sid)
 
     @table_event("table:join")
     def join(data: dict[str, Any]) -> None:
         settled = tables.current(data["game_id"])
-        if settled.row.mode == "same_device" and not settled.row.seats_of(_uid()):
+        if settled.row.mode == "same_device" and not settled.row.seats_of(session_user_id()):
             # Two on one device: the table belongs to its one owner; nobody else watches it.
             raise TableRefusal("private_table")
         sit_down(settled)
-        if settled.row.running and settled.row.mode == "wartesaal" and settled.row.seats_of(_uid()):
-            status.playing(_uid())
+        if settled.row.running and settled.row.mode == "wartesaal" and settled.row.seats_of(session_user_id()):
+            status.playing(session_user_id())
 
     @table_event("table:move")
     def move(data: dict[str, Any]) -> None:
         started = time.perf_counter()
         try:
-            settled = tables.move(_uid(), data["game_id"], data["version"], data["move"], data["lag_ms"] or 0)
+            settled = tables.move(session_user_id(), data["game_id"], data["version"], data["move"], data["lag_ms"] or 0)
         except Exception:
             table_metrics.MOVES_REFUSED.inc()
             raise
@@ -131,23 +138,23 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
 
     @table_event("table:resign")
     def resign(data: dict[str, Any]) -> None:
-        tables.resign(_uid(), data["game_id"])
+        tables.resign(session_user_id(), data["game_id"])
 
     @table_event("table:draw")
     def draw(data: dict[str, Any]) -> None:
-        tables.draw(_uid(), data["game_id"], data["action"])
+        tables.draw(session_user_id(), data["game_id"], data["action"])
 
     @table_event("table:takeback")
     def takeback(data: dict[str, Any]) -> None:
-        tables.takeback(_uid(), data["game_id"], data["action"])
+        tables.takeback(session_user_id(), data["game_id"], data["action"])
 
     @table_event("table:undo")
     def undo(data: dict[str, Any]) -> None:
-        tables.undo(_uid(), data["game_id"])
+        tables.undo(session_user_id(), data["game_id"])
 
     @table_event("table:new_local")
     def new_local(data: dict[str, Any]) -> None:
-        settled = tables.create_local(_uid(), data["game"], data["mode"], data["options"], data["strength"],
+        settled = tables.create_local(session_user_id(), data["game"], data["mode"], data["options"], data["strength"],
                                       data["seat"], data["clock"], secrets.randbits(62))
         sit_down(settled)
 
@@ -160,16 +167,16 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
 
     @table_event("table:claim")
     def claim(data: dict[str, Any]) -> None:
-        tables.claim(_uid(), data["game_id"], data["action"], presence.away_ms, connections.leave_after_ms)
+        tables.claim(session_user_id(), data["game_id"], data["action"], presence.away_ms, connections.leave_after_ms)
 
     @socketio.on("table:ping")
-    @guarded("table:ping", _emit_error, _lang)
+    @guarded("table:ping", _emit_error, session_lang)
     def table_ping(*args: object) -> None:
         # The client's clock on both ends: the round trip it credits as a move's lag.
         emit("table:pong", {"sent_ms": validated("table:ping", args)["sent_ms"]})
 
     @socketio.on("ping_worker")
-    @guarded("ping_worker", _emit_error, _lang)
+    @guarded("ping_worker", _emit_error, session_lang)
     def ping_worker(*args: object) -> None:
         data = validated("ping_worker", args)
         # apply_async only publishes to Redis; never wait for a result in a greenlet.
@@ -177,9 +184,9 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
 
     @socketio.on("*")
     def unknown(event: object, *args: object) -> None:
-        _emit_error(error_payload("unknown_event", _lang(), None, event=str(event)[:40]))
+        _emit_error(error_payload("unknown_event", session_lang(), None, event=str(event)[:40]))
 
     @socketio.on_error_default
     def failed(exc: Exception) -> None:
         log.error("socket handler failed", exc_info=exc)
-        _emit_error(error_payload("internal_error", _lang()))
+        _emit_error(error_payload("internal_error", session_lang()))
