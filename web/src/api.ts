@@ -9,18 +9,25 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method: "GET" | "POST", path: string, body?: object): Promise<unknown> {
+/** JSON to and from the lobby with the session cookie (GET without a body, POST with one,
+ * unless ``method`` says otherwise); a refusal becomes an ApiError carrying the server's
+ * message, already in the chosen language (asked for with X-Lang). */
+export async function lobbyJson<T>(path: string, body?: object, method: "GET" | "POST" = body === undefined ? "GET" : "POST"): Promise<T> {
   const response = await fetch(path, {
     method,
     headers: { "Content-Type": "application/json", "X-Lang": lang() },
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: "same-origin",
   });
-  const data = (await response.json().catch(() => null)) as { error?: ErrorInfo } | null;
-  if (!response.ok) {
-    throw new ApiError(data?.error ?? { code: "http_" + response.status, message: response.statusText });
+  const data = (await response.json().catch(() => null)) as (T & { error?: ErrorInfo }) | null;
+  if (!response.ok || data === null) {
+    throw new ApiError(data?.error ?? { code: `http_${response.status}`, message: response.statusText });
   }
   return data;
+}
+
+function call(method: "GET" | "POST", path: string, body?: object): Promise<unknown> {
+  return lobbyJson<unknown>(path, body, method);
 }
 
 async function userFrom(method: "GET" | "POST", path: string, body?: object): Promise<User> {

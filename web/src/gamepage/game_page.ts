@@ -4,7 +4,8 @@
 import "./game_page.css";
 import { el } from "../dom";
 import { lang, onLangChange } from "../i18n";
-import type { ErrorInfo, GameFigures } from "../protocol";
+import { lobbyJson } from "../api";
+import type { GameFigures } from "../protocol";
 import { startAgainstComputer } from "./free_play";
 import type { Both, GameText } from "./game_text";
 import { BULLET_TEXT } from "./rules_bullet";
@@ -19,15 +20,9 @@ function pick(text: Both): string {
   return lang() === "en" ? text.en : text.de;
 }
 
-async function request(method: "GET" | "POST", path: string, body?: object): Promise<GameFigures> {
-  const response = await fetch(path, {
-    method,
-    headers: { "Content-Type": "application/json", "X-Lang": lang() },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: "same-origin",
-  });
-  const data = (await response.json().catch(() => null)) as { figures?: GameFigures; error?: ErrorInfo } | null;
-  if (!response.ok || !data?.figures) throw new Error(data?.error?.message ?? response.statusText);
+async function request(path: string, body?: object): Promise<GameFigures> {
+  const data = await lobbyJson<{ figures?: GameFigures }>(path, body);
+  if (!data.figures) throw new Error(lang() === "en" ? "No figures for this game." : "Keine Zahlen zu diesem Spiel.");
   return data.figures;
 }
 
@@ -57,7 +52,7 @@ export class GamePage {
 
   private async load(): Promise<void> {
     try {
-      this.figures = await request("GET", `/api/spiel/${this.text.game}`);
+      this.figures = await request(`/api/spiel/${this.text.game}`);
       this.problem = "";
     } catch (error) {
       this.problem = error instanceof Error ? error.message : String(error);
@@ -67,7 +62,7 @@ export class GamePage {
 
   private async rate(stars: number): Promise<void> {
     try {
-      this.figures = await request("POST", `/api/spiel/${this.text.game}/sterne`, { stars });
+      this.figures = await request(`/api/spiel/${this.text.game}/sterne`, { stars });
       this.problem = "";
       this.note = gt("rateThanks");
     } catch (error) {

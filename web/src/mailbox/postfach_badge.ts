@@ -3,7 +3,7 @@
 import { el } from "../dom";
 import { onLangChange } from "../i18n";
 import type { Postfach } from "../protocol";
-import { lobbyJson } from "../profile/lobby_json";
+import { lobbyJson } from "../api";
 import { pt } from "../profile/texts";
 import "../profile/profile.css";
 

@@ -5,7 +5,7 @@ import { el } from "../dom";
 import { lang } from "../i18n";
 import type { Invitation, Postfach, PostfachNote, User } from "../protocol";
 import { gameLabel } from "../profile/game_marks";
-import { lobbyJson } from "../profile/lobby_json";
+import { lobbyJson } from "../api";
 import { profileLink } from "../profile/profile_link";
 import { pt } from "../profile/texts";
 import { postfachBadge } from "./postfach_badge";

@@ -7,7 +7,7 @@ import { gameRow } from "../live/game_list";
 import { gameApi } from "../table/game_socket";
 import { tt } from "../table/texts";
 import { gameLabel, PROFILE_GAMES } from "../profile/game_marks";
-import { lobbyJson } from "../profile/lobby_json";
+import { lobbyJson } from "../api";
 import { profileLink } from "../profile/profile_link";
 import { pt } from "../profile/texts";
 import { eloChart } from "./elo_chart";

@@ -5,7 +5,7 @@ import { el } from "../dom";
 import { lang } from "../i18n";
 import type { ChallengeSettings, Invitation, PlayedGame, Profile, User } from "../protocol";
 import { gameLabel, PROFILE_GAMES } from "./game_marks";
-import { lobbyJson } from "./lobby_json";
+import { lobbyJson } from "../api";
 import { lobbyLink } from "./lobby_link";
 import { pt } from "./texts";
 import "./profile.css";

@@ -4,7 +4,7 @@ import "./solo.css";
 import { el } from "../dom";
 import { lang } from "../i18n";
 import type { DailyMarket, DailyStart, User } from "../protocol";
-import { lobbyJson } from "../profile/lobby_json";
+import { lobbyJson } from "../api";
 import { soloTabs } from "./solo_nav";
 import { st } from "./texts";
 

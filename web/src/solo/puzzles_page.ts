@@ -7,7 +7,7 @@ import { describeMove } from "../boards/hanse";
 import { boardFor } from "../boards/index";
 import { el } from "../dom";
 import type { Puzzle, PuzzleAnswer, PuzzleList, PuzzleMoveValue } from "../protocol";
-import { lobbyJson } from "../profile/lobby_json";
+import { lobbyJson } from "../api";
 import { soloTabs } from "./solo_nav";
 import { st, starMarks } from "./texts";
 
