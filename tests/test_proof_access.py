@@ -238,6 +238,38 @@ def test_a_tampered_session_cookie_or_game_ticket_is_refused(lobby: ServiceProce
         assert probe.connected
 
 
+def test_after_logout_the_old_cookie_and_its_game_ticket_authenticate_nowhere(lobby: ServiceProcess,  # noqa: F811
+                                                                               game_service: ServiceProcess) -> None:
+    name, password = f"abmelden{uuid.uuid4().hex[:8]}", "richtig-12345"
+    address = {"X-Forwarded-For": f"logout-{uuid.uuid4().hex}", "X-Lang": "en"}
+    assert requests.post(f"{lobby.url}/api/register", json={"name": name, "password": password}, headers=address,
+                         timeout=30).status_code == 201
+    device, other_device = requests.Session(), requests.Session()
+    for session in (device, other_device):
+        session.headers.update(address)
+        assert session.post(f"{lobby.url}/api/login", json={"name": name, "password": password},
+                            timeout=30).status_code == 200
+    cookie = device.cookies[SESSION_COOKIE]
+    ticket = device.get(f"{lobby.url}/api/game-ticket", timeout=10).json()["token"]
+    with SocketProbe(game_service.url, ticket, path=GAME_PATH) as probe:
+        assert probe.connected  # the premise: both worked before the logout
+
+    assert device.post(f"{lobby.url}/api/logout", timeout=10).status_code == 200
+    assert auth_token.verify(cookie, SECRET, 3600) is not None  # still signed and unexpired: only the logout refuses it
+    for path in ("/api/me", "/api/game-ticket", "/api/postfach"):
+        answer = requests.get(f"{lobby.url}{path}", cookies={SESSION_COOKIE: cookie}, headers={"X-Lang": "en"},
+                              timeout=10)
+        assert answer.status_code == 401 and answer.json()["error"]["code"] == "not_logged_in", (path, answer.text)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        SocketProbe(game_service.url, ticket, path=GAME_PATH).connect(timeout=5)
+    for bearer in (cookie, ticket):
+        answer = requests.get(f"{game_service.url}/api/my-games", headers={"Authorization": f"Bearer {bearer}"},
+                              timeout=10)
+        assert answer.status_code == 401
+    # Only that session ended: the same account on another device stays signed in.
+    assert other_device.get(f"{lobby.url}/api/me", timeout=10).json()["user"]["name"] == name
+
+
 def _session_with(cookie: str) -> requests.Session:
     session = requests.Session()
     session.cookies.set(SESSION_COOKIE, cookie)

@@ -135,10 +135,11 @@ BODY_RECORDS = {
     "/api/handelsaufgaben/<puzzle_id>": "PuzzleAnswerBody",
 }
 # POST routes that take no input: with a valid session they act by right (a Tagesmarkt
-# game starts), so they are fuzzed without one (and must refuse) — except these, which
-# change nothing the snapshot looks at: a guest account is new by design, logging out and
-# marking an empty Postfach read touch no row of the snapshot.
-ACTS_WITHOUT_INPUT = {"/api/tagesmarkt/start"}
+# game starts, a logout ends the attacker's session for the rest of the run), so they are
+# fuzzed without one (and must refuse or do nothing) — the others change nothing the
+# snapshot looks at: a guest account is new by design, marking an empty Postfach read
+# touches no row of the snapshot.
+ACTS_WITHOUT_INPUT = {"/api/tagesmarkt/start", "/api/logout"}
 NON_API_PATHS = ("/healthz", "/metrics", "/", "/assets/", "/static/")
 
 

@@ -171,7 +171,7 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     app.extensions["table_runtime"] = runtime
     app.register_blueprint(games_blueprint(pool, cache, config))
     allow_lobby_origin(app, config.lobby_url)
-    sockets.register(socketio, config, tables, publisher, connections, status)
+    sockets.register(socketio, config, pool, tables, publisher, connections, status)
     table_metrics.watch(socketio)
     # Battlehanse alone (issue 8): Tipp and Rückblick.
     app.register_blueprint(review_blueprint(pool, config))

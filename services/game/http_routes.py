@@ -17,7 +17,7 @@ from psycopg_pool import ConnectionPool
 
 from services.game.refusals import TEXTS
 from services.game.replay import StateCache, as_ended, states_along
-from shared import auth_token, game_store, i18n
+from shared import game_store, i18n, session_tokens
 from shared.games import get_game
 from shared.settings import Settings
 
@@ -105,7 +105,7 @@ def games_blueprint(pool: ConnectionPool, cache: StateCache, config: Settings) -
     def my_games() -> Any:
         header = request.headers.get("Authorization", "")
         token = header[7:] if header.startswith("Bearer ") else request.cookies.get(SESSION_COOKIE)
-        claims = auth_token.verify(token, config.secret_key, config.session_max_age) if token else None
+        claims = session_tokens.claims(pool, token, config)
         if claims is None:
             lang = i18n.pick_language(request.args.get("lang"))
             return jsonify({"error": {"code": "not_logged_in", "message": i18n.text("not_logged_in", lang)}}), 401

@@ -18,7 +18,7 @@ from psycopg_pool import ConnectionPool
 from services.game.http_routes import SESSION_COOKIE
 from services.game.refusals import TableRefusal
 from services.game.review_access import readable_review
-from shared import auth_token, i18n
+from shared import i18n, session_tokens
 from shared.settings import Settings
 
 STATUS_OF = {"not_found": 404, "review_not_yours": 403, "review_after_end": 409}
@@ -32,7 +32,7 @@ def review_blueprint(pool: ConnectionPool, config: Settings) -> Blueprint:
         lang = i18n.pick_language(request.args.get("lang") or request.accept_languages.best_match(i18n.LANGUAGES))
         header = request.headers.get("Authorization", "")
         token = header[7:] if header.startswith("Bearer ") else request.cookies.get(SESSION_COOKIE)
-        claims = auth_token.verify(token, config.secret_key, config.session_max_age) if token else None
+        claims = session_tokens.claims(pool, token, config)
         if claims is None:
             return jsonify({"error": {"code": "not_logged_in", "message": i18n.text("not_logged_in", lang)}}), 401
         seat_arg = request.args.get("seat")

@@ -7,7 +7,8 @@ with ``error`` ``{code, message, event}`` in the client's language and changes
 nothing; a refusal that means "your picture of the table is out of date" (stale
 version, finished table) also sends the current ``table:state`` to the sender.
 
-Connect with ``auth: {token, lang}`` (the lobby's signed session token).
+Connect with ``auth: {token, lang}`` (the lobby's signed session token, refused once its
+session logged out).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 from flask import request, session
 from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room, leave_room
+from psycopg_pool import ConnectionPool
 
 from services.ai_worker.ping import ping as ping_task
 from services.game import table_metrics
@@ -30,7 +32,7 @@ from services.game.refusals import TableRefusal
 from services.game.seat_connections import SeatConnections
 from services.game.table import Settled, Tables
 from services.game.table_presence import TablePresence
-from shared import auth_token, i18n, reserved_events, settings
+from shared import i18n, reserved_events, session_tokens, settings
 from shared.socket_errors import error_payload, guarded, validated
 
 log = logging.getLogger("game.sockets")
@@ -77,8 +79,8 @@ def table_events(socketio: SocketIO, tables: Tables,
     return table_event
 
 
-def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publisher: TablePublisher,
-             connections: SeatConnections, status: PlayerStatus) -> None:
+def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool, tables: Tables,
+             publisher: TablePublisher, connections: SeatConnections, status: PlayerStatus) -> None:
     """Attach every handler to ``socketio``."""
 
     presence = TablePresence(connections, publisher)
@@ -99,7 +101,7 @@ def register(socketio: SocketIO, config: settings.Settings, tables: Tables, publ
             return
         token = auth.get("token") if isinstance(auth, dict) else None
         lang = i18n.pick_language(auth.get("lang") if isinstance(auth, dict) else None)
-        user = auth_token.verify(token, config.secret_key, config.session_max_age) if token else None
+        user = session_tokens.claims(pool, token, config)
         if user is None:
             # The payload reaches the client as connect_error data.
             raise ConnectionRefusedError(error_payload("not_logged_in", lang))

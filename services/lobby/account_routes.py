@@ -13,8 +13,8 @@ import gevent
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from services.lobby.session import account_from, clear_session, set_session
-from shared import accounts, ledger, login_throttle
+from services.lobby.session import account_from, clear_session, session_from, set_session
+from shared import accounts, ledger, login_throttle, session_tokens
 from shared.accounts import Account
 from shared.i18n import pick_language, text
 from shared.logs import event
@@ -135,6 +135,11 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
 
     @bp.post("/logout")
     def logout():  # noqa: ANN202
+        session = session_from(request, settings, pool)
+        if session is not None:
+            # Copies of the cookie and the session's game tickets stop working too.
+            session_tokens.log_out(pool, session, settings)
+            event(lobby.log, "logout", user_id=session["uid"])
         response = jsonify({"ok": True})
         clear_session(response, settings)
         return response

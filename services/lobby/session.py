@@ -1,10 +1,13 @@
-"""The session cookie: a signed token (``shared.auth_token``) naming the user, HttpOnly."""
+"""The session cookie: a signed token (``shared.auth_token``) naming the user, HttpOnly.
+
+Logging out ends the session everywhere (``shared.session_tokens``), not only here.
+"""
 
 from __future__ import annotations
 
 from flask import Request, Response
 
-from shared import accounts, auth_token
+from shared import accounts, auth_token, session_tokens
 from shared.accounts import Account
 from shared.settings import Settings
 
@@ -12,10 +15,14 @@ from shared.settings import Settings
 SESSION_COOKIE = "sc_session"
 
 
+def session_from(request: Request, settings: Settings, pool) -> dict | None:  # noqa: ANN001  (ConnectionPool)
+    """The claims ``{"uid", "name", "sid"}`` of the request's cookie, if its session is genuine and not logged out."""
+    return session_tokens.claims(pool, request.cookies.get(SESSION_COOKIE), settings)
+
+
 def account_from(request: Request, settings: Settings, pool) -> Account | None:  # noqa: ANN001  (ConnectionPool)
-    """The account the request's cookie names, if the token is genuine and the user exists."""
-    token = request.cookies.get(SESSION_COOKIE)
-    claims = auth_token.verify(token, settings.secret_key, settings.session_max_age) if token else None
+    """The account the request's cookie names, if the session is valid and the user exists."""
+    claims = session_from(request, settings, pool)
     return accounts.get(pool, claims["uid"]) if claims else None
 
 
