@@ -23,8 +23,11 @@ SeedFor = Callable[[random.Random], int]  # the ladder's rng -> a game's seed
 
 
 def play_game(game_name: str, player: ModuleType, strengths: tuple[str, str], options: dict[str, Any],
-              seed: int, budget_s: float, rng: random.Random, stark_log: list) -> int | None:
-    """One game; ``strengths[seat]`` plays ``seat``.  Returns the winning seat or None."""
+              seed: int, budget_s: float, rng: random.Random, stark_log: list,
+              stark_nodes: int | None = None) -> int | None:
+    """One game; ``strengths[seat]`` plays ``seat``.  Returns the winning seat or None.
+    With ``stark_nodes`` Stark searches that many nodes a move instead of watching the
+    clock (``budget_s`` is then only a safety limit): the same game on any machine."""
     game = get_game(game_name)
     state = game.new_game(options, seed)
     while game.outcome(state) is None:
@@ -32,7 +35,8 @@ def play_game(game_name: str, player: ModuleType, strengths: tuple[str, str], op
         view = game.view(state, seat)
         stats: dict[str, int] = {}
         started = time.monotonic()
-        text = player.choose_move(view, strengths[seat], started + budget_s, rng, stats=stats)
+        limit = stark_nodes if strengths[seat] == "stark" else None
+        text = player.choose_move(view, strengths[seat], started + budget_s, rng, node_limit=limit, stats=stats)
         took = time.monotonic() - started
         if strengths[seat] == "stark" and stats:
             stark_log.append((took, stats["nodes"], stats["depth"]))

@@ -67,6 +67,16 @@ WORKER_SAFETY_SHARE = 0.06
 # Every answer reaches the stream by deadline + this (tested through real workers on
 # a loaded 2-core machine; the worker's own share is WORKER_SAFETY_MARGIN or less).
 DELIVERY_MARGIN = 0.35
+# Seconds a computer seat may think per move.  Stark's are the seeds' words: Battlehexagon
+# "in gut einer Sekunde", Battlebullet "in knapp zwei Sekunden"; Battlegeneral and
+# Battlehanse sample positions for 1.5 s.  Leicht and Mittel stop at their fixed depth
+# long before; their budget only bounds them on a loaded machine.
+THINK_SECONDS = {
+    "hexagon": {"leicht": 0.3, "mittel": 1.0, "stark": 1.0},
+    "bullet": {"leicht": 0.3, "mittel": 1.0, "stark": 1.8},
+    "general": {"leicht": 0.3, "mittel": 1.0, "stark": 1.5},
+    "hanse": {"leicht": 0.3, "mittel": 1.0, "stark": 1.5},
+}
 # A request still unanswered this long after its deadline is sent again.
 REREQUEST_GRACE = 1.0
 # A re-request gets at least this much time, however late it is sent.

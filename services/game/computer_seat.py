@@ -25,9 +25,9 @@ from shared.ai_protocol import AnswerInbox, MoveAnswer, MoveRequester
 from shared.games import get_game
 
 GROUP = "game-service"
-# Seconds of thinking per strength: quick enough that a game flows.
-BUDGET_S = {"leicht": 0.3, "mittel": 1.0, "stark": 2.5}
 RESEND_EVERY_S = 1.0
+# A request sent again is late already: a second of thinking, not Stark's full budget.
+RESEND_BUDGET_S = 1.0
 
 log = logging.getLogger("game.computer")
 
@@ -87,7 +87,7 @@ class ComputerSeat:
         strength = row.strength or "mittel"
         view = get_game(row.game).view(settled.state, seat)
         self.requester.request(ai_protocol.new_request("move", row.game, row.id, row.version, seat, view,
-                                                       strength, BUDGET_S[strength]))
+                                                       strength, ai_protocol.THINK_SECONDS[row.game][strength]))
 
     def _is_current(self, tables: Tables) -> Callable[[MoveAnswer], bool]:
         def is_current(answer: MoveAnswer) -> bool:
@@ -124,7 +124,7 @@ class ComputerSeat:
                         self.retry_unrequested(tables)
                         self.inbox.claim_abandoned(is_current, apply)
                         self.requester.resend_overdue(
-                            BUDGET_S["mittel"],
+                            RESEND_BUDGET_S,
                             still_wanted=lambda req: is_current(_as_answer(req)))
                         next_resend = time.monotonic() + RESEND_EVERY_S
             except Exception as exc:
