@@ -90,6 +90,19 @@ def test_nobody_joins_another_players_same_device_table(game_service: ServicePro
             assert stranger.error()["code"] == "spectator"
         assert load(pool, game_id).status == "running"
         assert owner.join(game_id)["you"] is not None  # the owner still may
+        # Over HTTP the same rule, the same refusal in the asker's language: running, then finished.
+        game_url = f"{game_service.url}/api/games/{game_id}"
+        for path in ("", "/record.txt"):
+            if path:
+                owner.emit("table:resign", {"game_id": game_id})
+                owner.state(game_id, lambda s: s["status"] == "finished")
+            for headers in ({"Authorization": f"Bearer {token(stranger_account)}"}, {}):
+                refused = requests.get(f"{game_url}{path}?lang=en", headers=headers, timeout=10)
+                assert refused.status_code == 403, refused.text
+                assert refused.json()["error"] == {"code": "private_table", "message": error["message"]}
+            mine = requests.get(f"{game_url}{path}", headers={"Authorization": f"Bearer {token(owner_account)}"},
+                                timeout=10)
+            assert mine.status_code == 200 and (path or mine.json()["view"]), mine.text
     finally:
         owner.close()
         stranger.close()

@@ -3,7 +3,8 @@
 ``GET /api/games/live``               running Wartesaal games (TableSummary list)
 ``GET /api/games/<id>``               a finished game with every ply for the replay;
                                       a running one: its public data and the spectator view
-``GET /api/games/<id>/record.txt``    the text record of a finished game (download)
+                                      (a same-device table: only for its owner, as on the socket)
+``GET /api/games/<id>/record.txt``    the text record of a finished game (download; same rule)
 ``GET /api/my-games``                 the caller's finished games (session cookie, or
                                       ``Authorization: Bearer <token>``)
 """
@@ -15,7 +16,8 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from psycopg_pool import ConnectionPool
 
-from services.game.refusals import TEXTS
+from services.game.private_tables import check_onlooker
+from services.game.refusals import TEXTS, TableRefusal
 from services.game.replay import StateCache, as_ended, states_along
 from shared import game_store, i18n, session_tokens
 from shared.games import get_game
@@ -48,8 +50,23 @@ def _refusal(code: str, status: int) -> tuple[Response, int]:
     return jsonify({"error": {"code": code, "message": en if lang == "en" else de}}), status
 
 
+def signed_in_user(pool: ConnectionPool, config: Settings) -> dict | None:
+    """The request's user ``{"uid", "name", "sid"}`` from ``Authorization: Bearer <token>`` or the session cookie."""
+    header = request.headers.get("Authorization", "")
+    token = header[7:] if header.startswith("Bearer ") else request.cookies.get(SESSION_COOKIE)
+    return session_tokens.claims(pool, token, config)
+
+
 def games_blueprint(pool: ConnectionPool, cache: StateCache, config: Settings) -> Blueprint:
     bp = Blueprint("games", __name__)
+
+    def refused_onlooker(row: game_store.GameRow) -> tuple[Response, int] | None:
+        user = signed_in_user(pool, config)
+        try:
+            check_onlooker(row, user["uid"] if user else None)
+        except TableRefusal as exc:
+            return _refusal(exc.code, 403)
+        return None
 
     @bp.get("/api/games/live")
     def live() -> Response:
@@ -64,6 +81,8 @@ def games_blueprint(pool: ConnectionPool, cache: StateCache, config: Settings) -
             names = game_store.user_names(conn, [u for u in row.seats if u is not None]) if row else {}
         if row is None or row.status == "aborted":
             return _refusal("not_found", 404)
+        if refusal := refused_onlooker(row):
+            return refusal
         engine = get_game(row.game)
         seats = [{"user_id": uid, "name": names.get(uid) if uid is not None else None, "elo": None,
                   "computer": row.strength if uid is None else None} for uid in row.seats]
@@ -96,16 +115,17 @@ def games_blueprint(pool: ConnectionPool, cache: StateCache, config: Settings) -
     def record(game_id: int) -> Any:
         with pool.connection() as conn:
             found = conn.execute("SELECT game, status, record FROM games WHERE id = %s", (game_id,)).fetchone()
-        if found is None or found["status"] != "finished" or not found["record"]:
+            row = game_store.load(conn, game_id) if found is not None else None
+        if found is None or row is None or found["status"] != "finished" or not found["record"]:
             return _refusal("not_found", 404)
+        if refusal := refused_onlooker(row):
+            return refusal
         return Response(found["record"], mimetype="text/plain; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="spielcenter-{found["game"]}-{game_id}.txt"'})
 
     @bp.get("/api/my-games")
     def my_games() -> Any:
-        header = request.headers.get("Authorization", "")
-        token = header[7:] if header.startswith("Bearer ") else request.cookies.get(SESSION_COOKIE)
-        claims = session_tokens.claims(pool, token, config)
+        claims = signed_in_user(pool, config)
         if claims is None:
             lang = i18n.pick_language(request.args.get("lang"))
             return jsonify({"error": {"code": "not_logged_in", "message": i18n.text("not_logged_in", lang)}}), 401

@@ -15,10 +15,10 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from psycopg_pool import ConnectionPool
 
-from services.game.http_routes import SESSION_COOKIE
+from services.game.http_routes import signed_in_user
 from services.game.refusals import TableRefusal
 from services.game.review_access import readable_review
-from shared import i18n, session_tokens
+from shared import i18n
 from shared.settings import Settings
 
 STATUS_OF = {"not_found": 404, "review_not_yours": 403, "review_after_end": 409}
@@ -30,9 +30,7 @@ def review_blueprint(pool: ConnectionPool, config: Settings) -> Blueprint:
     @bp.get("/api/games/<int:game_id>/review")
     def review(game_id: int) -> Any:
         lang = i18n.pick_language(request.args.get("lang") or request.accept_languages.best_match(i18n.LANGUAGES))
-        header = request.headers.get("Authorization", "")
-        token = header[7:] if header.startswith("Bearer ") else request.cookies.get(SESSION_COOKIE)
-        claims = session_tokens.claims(pool, token, config)
+        claims = signed_in_user(pool, config)
         if claims is None:
             return jsonify({"error": {"code": "not_logged_in", "message": i18n.text("not_logged_in", lang)}}), 401
         seat_arg = request.args.get("seat")

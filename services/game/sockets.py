@@ -27,6 +27,7 @@ from psycopg_pool import ConnectionPool
 from services.ai_worker.ping import ping as ping_task
 from services.game import table_metrics
 from services.game.player_status import PlayerStatus
+from services.game.private_tables import check_onlooker
 from services.game.publisher import TablePublisher, seat_room, table_room, watch_room
 from services.game.refusals import TableRefusal
 from services.game.seat_connections import SeatConnections
@@ -120,9 +121,7 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
     @table_event("table:join")
     def join(data: dict[str, Any]) -> None:
         settled = tables.current(data["game_id"])
-        if settled.row.mode == "same_device" and not settled.row.seats_of(session_user_id()):
-            # Two on one device: the table belongs to its one owner; nobody else watches it.
-            raise TableRefusal("private_table")
+        check_onlooker(settled.row, session_user_id())
         sit_down(settled)
         if settled.row.running and settled.row.mode == "wartesaal" and settled.row.seats_of(session_user_id()):
             status.playing(session_user_id())
