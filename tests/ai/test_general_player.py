@@ -156,6 +156,30 @@ def test_review_values_come_from_the_same_samples() -> None:
         assert player.value_of(view, text, time.monotonic() + 0.05, random.Random(9)) == value
 
 
+def test_review_judges_with_starks_root_penalties() -> None:
+    # Ply 19 of a seeded Mittel game: a step back has the best sampled value, and
+    # Stark's penalty for stepping back makes it play another move.  A review must
+    # name the move Stark plays, from the same samples (view_seed).
+    rng = random.Random(5)
+    state = GAME.new_game({}, 0)
+    for seat in (0, 1):
+        while seat in GAME.to_move(state):
+            state = GAME.apply(state, player.choose_move(GAME.view(state, seat), "mittel", time.monotonic() + 1, rng),
+                               seat)
+    for _ in range(19):
+        seat = GAME.to_move(state)[0]
+        state = GAME.apply(state, player.choose_move(GAME.view(state, seat), "mittel", time.monotonic() + 1, rng),
+                           seat)
+    view = GAME.view(state, GAME.to_move(state)[0])
+    played = player.choose_move(view, "stark", time.monotonic() + 5, random.Random(player.view_seed(view)),
+                                max_samples=10)
+    ranked = player.analyse(view, time.monotonic() + 5, random.Random(1), limit=100, max_samples=10)
+    assert ranked[0][0] == played
+    penalised = [text for text, _ in ranked if text.split("-")[0] == played.split("-")[0]] or [ranked[1][0]]
+    assert player.value_of(view, penalised[0], time.monotonic() + 5, random.Random(1), max_samples=10) == dict(
+        ranked)[penalised[0]]
+
+
 def _hidden_twin_states():
     """Two play states that differ only in the ranks of two unmoved Blue pieces."""
     setup = "aufstellung Blitzkrieg"

@@ -232,10 +232,17 @@ def choose_move(
         stats.update(nodes=nodes, depth=2, samples=samples)
     if not values:
         return by_int[max(moves, key=_heuristic_scores(belief, moves).get)]
+    penalties = root_penalties(view, belief, moves)
+    return by_int[max(moves, key=lambda m: values[m] - penalties.get(m, 0.0))]
+
+
+def root_penalties(view: dict[str, Any], belief: Belief, moves: list[int]) -> dict[int, float]:
+    """What Stark subtracts from a root move's sampled value: stepping back and heavy
+    probes.  Play and review share it, so a review's best move is the one Stark plays."""
     penalties = return_penalties(view, moves)
     for move, cost in heavy_probe_penalties(belief, moves).items():
         penalties[move] = penalties.get(move, 0.0) + cost
-    return by_int[max(moves, key=lambda m: values[m] - penalties.get(m, 0.0))]
+    return penalties
 
 
 def view_seed(view: dict[str, Any]) -> int:
@@ -267,7 +274,8 @@ def _all_values(view: dict[str, Any], deadline: float, max_samples: int | None) 
     if not values:
         # Out of time before one sample finished: the one-move judgement, same unit.
         values = _heuristic_scores(belief, moves)
-    result = {text: values[move] for move, text in zip(moves, texts, strict=True)}
+    penalties = root_penalties(view, belief, moves)
+    result = {text: values[move] - penalties.get(move, 0.0) for move, text in zip(moves, texts, strict=True)}
     if samples:
         _MEMO[key] = result
         while len(_MEMO) > _MEMO_SIZE:
