@@ -1,5 +1,6 @@
 """The strength ladder at fixed search effort: results that do not depend on machine load.
 
+    .venv/bin/python -m bench.ladder_fixed [all --games 100 --processes 2 --out FILE]
     .venv/bin/python -m bench.ladder_fixed calibrate [--positions 12]
     .venv/bin/python -m bench.ladder_fixed play --game hexagon --pairing stark-mittel --games 100 \\
         --effort 80000 --processes 2 --out /tmp/ladder_hexagon_sm.jsonl
@@ -15,7 +16,8 @@ worker's safety margin) on this machine, over positions spread through Mittel ga
 run it on a quiet machine and pass its median as ``--effort`` to get "Stark at full
 budget" on any machine, however loaded.  A smaller effort gives a weaker Stark.
 
-``play`` appends one JSON line per game to ``--out`` and skips games already there, so an
+``all`` (the default, what ``make proof`` runs: hours on two cores) calibrates, then
+plays every pairing of every game at the calibrated effort.  ``play`` appends one JSON line per game to ``--out`` and skips games already there, so an
 interrupted ladder goes on where it stopped; the summary (score share of the stronger
 side, a draw counting half — for Battlehanse a whole match of best of three rounds —
 with a 95 % Wilson interval) is printed as JSON at the end, or alone with ``summary``.
@@ -148,9 +150,24 @@ def calibrate(positions: int, seed: int = 7) -> dict[str, Any]:
     return report
 
 
+def play_all(games: int, processes: int, out: Path) -> dict[str, Any]:
+    """Calibrate on this machine, then every game's two pairings at that effort."""
+    efforts = calibrate(12)
+    report: dict[str, Any] = {"calibration": efforts, "ladders": []}
+    for game in PLAYERS:
+        for pairing in PAIRINGS:
+            effort = efforts[game]["median"] if pairing == "stark-mittel" else 0
+            report["ladders"].append(play(game, pairing, games, effort, processes, out))
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command")
+    every = sub.add_parser("all")
+    every.add_argument("--games", type=int, default=100)
+    every.add_argument("--processes", type=int, default=2)
+    every.add_argument("--out", type=Path, default=Path("ladder_fixed.jsonl"))
     cal = sub.add_parser("calibrate")
     cal.add_argument("--positions", type=int, default=12)
     for name in ("play", "summary"):
@@ -163,8 +180,10 @@ def main() -> None:
         cmd.add_argument("--out", type=Path, required=True)
         if name == "play":
             cmd.add_argument("--processes", type=int, default=1)
-    args = parser.parse_args()
-    if args.command == "calibrate":
+    args = parser.parse_args(sys.argv[1:] or ["all"])
+    if args.command == "all":
+        result = play_all(args.games, args.processes, args.out)
+    elif args.command == "calibrate":
         result = calibrate(args.positions)
     elif args.command == "play":
         result = play(args.game, args.pairing, args.games, args.effort, args.processes, args.out)
