@@ -7,6 +7,8 @@ placeholders filled from the error's parameters.
 
 from __future__ import annotations
 
+from typing import Any
+
 LANGUAGES = ("de", "en")
 DEFAULT_LANGUAGE = "de"
 
@@ -133,6 +135,16 @@ TEXTS: dict[str, dict[str, str]] = {
 def pick_language(value: object) -> str:
     """``value`` if it names a supported language, else the default (German)."""
     return value if isinstance(value, str) and value in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def request_language(request: Any) -> str:  # a Flask/werkzeug Request
+    """The language an HTTP request asks for, the same in every service: the ``X-Lang``
+    header (what the web client sends everywhere), else ``?lang=`` (a link cannot carry a
+    header: the record download), else ``Accept-Language``; German by default."""
+    for asked in (request.headers.get("X-Lang"), request.args.get("lang")):
+        if asked in LANGUAGES:
+            return asked
+    return pick_language(request.accept_languages.best_match(LANGUAGES))
 
 
 def text(code: str, lang: str, **params: object) -> str:

@@ -529,6 +529,24 @@ def test_every_route_answers_bad_requests_with_a_clear_error_in_the_asked_langua
     assert snapshot(arena) == before
 
 
+def test_every_service_takes_its_language_from_the_same_header(arena: Arena) -> None:
+    """One error from each service (and the lobby's rating proxy): X-Lang first, then ?lang=,
+    then Accept-Language, German by default (``shared.i18n.request_language``)."""
+    from services.rating.http_routes import NO_PLAYER
+
+    refusals = [(f"{arena.lobby.url}/api/me", "not_logged_in", i18n.TEXTS["not_logged_in"]),
+                (f"{arena.game.url}/api/my-games", "not_logged_in", i18n.TEXTS["not_logged_in"]),
+                (f"{arena.rating.url}/api/rating/players/999999999", "unknown_player", NO_PLAYER),
+                (f"{arena.lobby.url}/api/rating/players/999999999", "unknown_player", NO_PLAYER)]
+    asked = [({"X-Lang": "en"}, {}, "en"), ({}, {}, "de"), ({}, {"lang": "en"}, "en"),
+             ({"Accept-Language": "en-GB,en;q=0.8"}, {}, "en"),
+             ({"X-Lang": "de", "Accept-Language": "en"}, {"lang": "en"}, "de"), ({"X-Lang": "fr"}, {"lang": "en"}, "en")]
+    for url, code, texts in refusals:
+        for headers, params, lang in asked:
+            error = requests.get(url, headers=headers, params=params, timeout=10).json()["error"]
+            assert error == {"code": code, "message": texts[lang]}, (url, headers, params)
+
+
 def _concrete(route: Route, other_id: int) -> str:
     path = route.rule
     for name, converter in route.arguments:

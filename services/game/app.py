@@ -123,6 +123,11 @@ def allow_lobby_origin(app: Flask, lobby_url: str) -> None:
             response.headers["Access-Control-Allow-Origin"] = origin
             response.headers["Access-Control-Allow-Credentials"] = "true"
             response.headers["Vary"] = "Origin"
+            if request.method == "OPTIONS":
+                # The page asks in its language with X-Lang (shared.i18n.request_language), a
+                # header that needs the browser's preflight; remembered for 10 minutes.
+                response.headers["Access-Control-Allow-Headers"] = "X-Lang"
+                response.headers["Access-Control-Max-Age"] = "600"
         return response
 
 

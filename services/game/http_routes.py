@@ -45,7 +45,7 @@ def summary(data: dict[str, Any], status: str) -> dict[str, Any]:
 
 
 def _refusal(code: str, status: int) -> tuple[Response, int]:
-    lang = i18n.pick_language(request.args.get("lang") or request.accept_languages.best_match(i18n.LANGUAGES))
+    lang = i18n.request_language(request)
     de, en = TEXTS[code]
     return jsonify({"error": {"code": code, "message": en if lang == "en" else de}}), status
 
@@ -127,7 +127,7 @@ def games_blueprint(pool: ConnectionPool, cache: StateCache, config: Settings) -
     def my_games() -> Any:
         claims = signed_in_user(pool, config)
         if claims is None:
-            lang = i18n.pick_language(request.args.get("lang"))
+            lang = i18n.request_language(request)
             return jsonify({"error": {"code": "not_logged_in", "message": i18n.text("not_logged_in", lang)}}), 401
         with pool.connection() as conn:
             rows = game_store.finished_games_of(conn, claims["uid"])

@@ -29,7 +29,7 @@ def review_blueprint(pool: ConnectionPool, config: Settings) -> Blueprint:
 
     @bp.get("/api/games/<int:game_id>/review")
     def review(game_id: int) -> Any:
-        lang = i18n.pick_language(request.args.get("lang") or request.accept_languages.best_match(i18n.LANGUAGES))
+        lang = i18n.request_language(request)
         claims = signed_in_user(pool, config)
         if claims is None:
             return jsonify({"error": {"code": "not_logged_in", "message": i18n.text("not_logged_in", lang)}}), 401

@@ -1,6 +1,6 @@
 """The lobby: accounts over HTTP, the Wartesaal (chat and who is here) over Socket.IO, and the web client.
 
-HTTP (JSON; errors ``{"error": {"code", "message"}}``, language from the ``X-Lang`` header):
+HTTP (JSON; errors ``{"error": {"code", "message"}}``, language from ``shared.i18n.request_language``: the ``X-Lang`` header first):
 ``POST /api/guest``, ``POST /api/register``, ``POST /api/login`` (body ``Credentials``),
 ``POST /api/logout``, ``GET /api/me``; ``GET /api/games/<game>/preview?options=<JSON>``
 (the start position's view for the challenge panel, null while seed-dependent);

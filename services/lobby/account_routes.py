@@ -2,7 +2,7 @@
 
 Bodies are JSON objects checked against ``shared.schemas``; errors answer
 ``{"error": {"code", "message"}}`` with the message in the language the client asks
-for in the ``X-Lang`` header (German by default).
+for (``shared.i18n.request_language``: the ``X-Lang`` header first; German by default).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 from services.lobby.session import account_from, clear_session, session_from, set_session
 from shared import accounts, ledger, login_throttle, session_tokens
 from shared.accounts import Account
-from shared.i18n import pick_language, text
+from shared.i18n import request_language, text
 from shared.logs import event
 from shared.schemas import ProtocolError, validate_record
 
@@ -33,7 +33,7 @@ _STATUS = {
 
 
 def _lang() -> str:
-    return pick_language(request.headers.get("X-Lang"))
+    return request_language(request)
 
 
 def _error(code: str, status: int | None = None, **params: object) -> tuple[Response, int]:

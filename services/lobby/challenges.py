@@ -29,7 +29,7 @@ from shared import challenge as negotiation
 from shared import game_store, presence
 from shared.challenge import Challenge, ChallengeRefusal, Party, Settings
 from shared.games import BadOptions, get_game
-from shared.i18n import pick_language, text
+from shared.i18n import request_language, text
 from shared.logs import event
 
 if TYPE_CHECKING:
@@ -241,8 +241,8 @@ def _register_preview(lobby: Lobby) -> None:
                 raise ValueError("options must be an object")
             view = preview(game, options)
         except (ValueError, BadOptions) as exc:
-            # In the asked language, like every other /api error (X-Lang).
-            lang = pick_language(request.headers.get("X-Lang"))
+            # In the asked language, like every other /api error.
+            lang = request_language(request)
             if isinstance(exc, BadOptions):
                 message = exc.en if lang == "en" else exc.de
             else:

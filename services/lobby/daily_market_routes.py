@@ -18,14 +18,14 @@ from flask import Blueprint, Response, jsonify, request
 
 from services.lobby import daily_market
 from services.lobby.session import account_from
-from shared.i18n import pick_language, text
+from shared.i18n import request_language, text
 
 if TYPE_CHECKING:
     from services.lobby.app import Lobby
 
 
 def _not_logged_in() -> tuple[Response, int]:
-    lang = pick_language(request.headers.get("X-Lang"))
+    lang = request_language(request)
     return jsonify({"error": {"code": "not_logged_in", "message": text("not_logged_in", lang)}}), 401
 
 

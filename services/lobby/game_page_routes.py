@@ -14,7 +14,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from services.lobby import game_stars
 from services.lobby.session import account_from
-from shared.i18n import pick_language, text
+from shared.i18n import request_language, text
 from shared.schemas import ProtocolError, validate_record
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ _STATUS = {"unknown_game": 404, "not_logged_in": 401, "stars_not_played": 403}
 
 
 def _error(code: str, **params: object) -> tuple[Response, int]:
-    lang = pick_language(request.headers.get("X-Lang"))
+    lang = request_language(request)
     return jsonify({"error": {"code": code, "message": text(code, lang, **params)}}), _STATUS.get(code, 400)
 
 

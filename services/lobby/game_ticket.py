@@ -24,7 +24,7 @@ def game_ticket_blueprint(lobby) -> Blueprint:  # noqa: ANN001  (services.lobby.
         claims = session_from(request, lobby.settings, lobby.pool)
         account = accounts.get(lobby.pool, claims["uid"]) if claims else None
         if account is None:
-            lang = i18n.pick_language(request.headers.get("X-Lang"))
+            lang = i18n.request_language(request)
             return jsonify({"error": {"code": "not_logged_in", "message": i18n.text("not_logged_in", lang)}}), 401
         token = auth_token.issue(account.id, account.name, lobby.settings.secret_key, claims["sid"])
         response = jsonify({"token": token, "game_url": lobby.settings.game_url})

@@ -19,7 +19,7 @@ from flask import Blueprint, Response, jsonify, request
 from services.lobby import hanse_puzzles
 from services.lobby.session import account_from
 from shared.accounts import Account
-from shared.i18n import pick_language, text
+from shared.i18n import request_language, text
 from shared.schemas import ProtocolError, validate_record
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ _STATUS = {"not_logged_in": 401, "puzzle_unknown": 404}
 
 
 def _lang() -> str:
-    return pick_language(request.headers.get("X-Lang"))
+    return request_language(request)
 
 
 def _error(code: str, message: str) -> tuple[Response, int]:

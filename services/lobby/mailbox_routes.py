@@ -42,7 +42,7 @@ def mailbox_blueprint(lobby: Lobby) -> Blueprint:
 
     @bp.errorhandler(ProtocolError)
     def refused(err: ProtocolError) -> tuple[Response, int]:
-        lang = i18n.pick_language(request.headers.get("X-Lang"))
+        lang = i18n.request_language(request)
         status = 401 if err.code == "not_logged_in" else mailbox.STATUS.get(err.code, 400)
         return jsonify({"error": {"code": err.code, "message": i18n.text(err.code, lang, **err.params)}}), status
 

@@ -39,7 +39,7 @@ i18n.TEXTS.update(TEXTS)
 
 
 def _error(code: str, status: int, **params: object) -> tuple[Response, int]:
-    lang = i18n.pick_language(request.headers.get("X-Lang"))
+    lang = i18n.request_language(request)
     return jsonify({"error": {"code": code, "message": i18n.text(code, lang, **params)}}), status
 
 

@@ -12,7 +12,7 @@ from urllib.parse import quote
 import requests
 from flask import Blueprint, Response, jsonify, request
 
-from shared.i18n import pick_language, text
+from shared.i18n import request_language, text
 from shared.settings import Settings
 
 TIMEOUT_SECONDS = 5
@@ -32,7 +32,7 @@ def rating_proxy_blueprint(settings: Settings) -> Blueprint:
         # on the rating service (its /metrics, say), and "." / ".." name no list there.
         segments = rest.split("/")
         if any(segment in (".", "..") for segment in segments):
-            lang = pick_language(request.headers.get("X-Lang"))
+            lang = request_language(request)
             response = jsonify({"error": {"code": "unknown_route",
                                           "message": text("unknown_route", lang, path=request.path[:60])}})
             response.status_code = 404
@@ -40,10 +40,10 @@ def rating_proxy_blueprint(settings: Settings) -> Blueprint:
         quoted = "/".join(quote(segment, safe="") for segment in segments)
         try:
             upstream = http.get(f"{settings.rating_url}/api/rating/{quoted}", params=request.args,
-                                headers={"X-Lang": pick_language(request.headers.get("X-Lang"))},
+                                headers={"X-Lang": request_language(request)},
                                 timeout=TIMEOUT_SECONDS)
         except requests.RequestException:
-            lang = pick_language(request.headers.get("X-Lang"))
+            lang = request_language(request)
             response = jsonify({"error": {"code": "rating_unavailable", "message": UNAVAILABLE[lang]}})
             response.status_code = 503
             return response

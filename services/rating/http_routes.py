@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from services.rating.standings import KINDS, list_of, player
 from shared.games import GAME_NAMES
-from shared.i18n import pick_language, text
+from shared.i18n import request_language, text
 
 BAD_LIST = {
     "de": "Unbekannte Liste: game muss {games} sein, kind {kinds}.",
@@ -23,7 +23,7 @@ NO_PLAYER = {"de": "Diesen Spieler gibt es nicht.", "en": "No such player."}
 
 
 def _error(code: str, texts: dict[str, str], status: int) -> Response:
-    lang = "en" if request.headers.get("X-Lang") == "en" else "de"
+    lang = request_language(request)
     response = jsonify({"error": {"code": code, "message": texts[lang].format(
         games=", ".join(GAME_NAMES), kinds=", ".join(KINDS))}})
     response.status_code = status
@@ -54,7 +54,7 @@ def rating_blueprint(pool: ConnectionPool) -> Blueprint:
         # answers in the same JSON shape as every other /api error, not Flask's HTML page.
         if not request.path.startswith("/api/"):
             return err.get_response()
-        lang = pick_language(request.headers.get("X-Lang"))
+        lang = request_language(request)
         response = jsonify({"error": {"code": "unknown_route",
                                       "message": text("unknown_route", lang, path=request.path[:60])}})
         response.status_code = err.code or 400

@@ -180,7 +180,7 @@ export class ChallengeDesk {
     const factory = boardFor(challenge.game);
     if (!factory) return box;
     const query = encodeURIComponent(JSON.stringify(challenge.settings.options));
-    fetch(`/api/games/${challenge.game}/preview?options=${query}`, { credentials: "same-origin" })
+    fetch(`/api/games/${challenge.game}/preview?options=${query}`, { credentials: "same-origin", headers: { "X-Lang": lang() } })
       .then((response) => (response.ok ? response.json() : null))
       .then((data: { view: Record<string, unknown> | null } | null) => {
         this.previews.get(challenge.id)?.destroy();

@@ -144,7 +144,7 @@ export class StartPanel {
     const factory = boardFor(this.game);
     let view: Record<string, unknown> | null = null;
     try {
-      const response = await fetch(`/api/games/${this.game}/preview?options=${encodeURIComponent(JSON.stringify(options))}`, { credentials: "same-origin" });
+      const response = await fetch(`/api/games/${this.game}/preview?options=${encodeURIComponent(JSON.stringify(options))}`, { credentials: "same-origin", headers: { "X-Lang": lang() } });
       view = response.ok ? ((await response.json()) as { view: Record<string, unknown> | null }).view : null;
     } catch {
       view = null;

@@ -137,16 +137,19 @@ export class ReplayPage {
 
   private async drawActions(): Promise<void> {
     if (this.actionsBuilt) {
-      // Texts only: the language may have changed.
+      // Texts (and the language a failed download answers in) only: the language may have changed.
       const download = this.actions.querySelector("[data-testid=download]");
       const copy = this.actions.querySelector("[data-testid=copy-link]");
-      if (download) download.textContent = tt("download");
+      if (download) {
+        download.textContent = tt("download");
+        download.setAttribute("href", (download.getAttribute("href") ?? "").replace(/lang=\w+$/, `lang=${lang()}`));
+      }
       if (copy) copy.textContent = tt("copyLink");
       return;
     }
     this.actionsBuilt = true;
     const base = await gameUrl();
-    const download = el("a", { class: "button", href: `${base}/api/games/${this.gameId}/record.txt`, download: `spielcenter-${this.gameId}.txt`, "data-testid": "download" }, tt("download"));
+    const download = el("a", { class: "button", href: `${base}/api/games/${this.gameId}/record.txt?lang=${lang()}`, download: `spielcenter-${this.gameId}.txt`, "data-testid": "download" }, tt("download"));
     const copy = el("button", { type: "button", "data-testid": "copy-link" }, tt("copyLink"));
     copy.addEventListener("click", async () => {
       const link = `${location.origin}${location.pathname}#/nachspielen/${this.gameId}`;

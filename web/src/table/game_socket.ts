@@ -58,7 +58,7 @@ export function closeGameSocket(): void {
 /** GET a JSON route of the game service (with the session cookie: the hosts match in every setup). */
 export async function gameApi<T>(path: string): Promise<T> {
   const base = await gameUrl();
-  const response = await fetch(`${base}${path}${path.includes("?") ? "&" : "?"}lang=${lang()}`, { credentials: "include" });
+  const response = await fetch(`${base}${path}`, { credentials: "include", headers: { "X-Lang": lang() } });
   const data = (await response.json().catch(() => null)) as (T & { error?: { message: string } }) | null;
   if (!response.ok || data === null) throw new Error(data?.error?.message ?? `HTTP ${response.status}`);
   return data;
