@@ -15,10 +15,22 @@ of the same name restarts (XREADGROUP from id 0) and taken over with XAUTOCLAIM
 once they have been idle longer than ``claim_idle_ms`` on a consumer that died.
 An entry delivered more than ``MAX_DELIVERIES`` times (its handler keeps failing)
 is moved to ``<stream>:dead`` so it cannot block the group forever.
+
+``processed_events`` would grow forever, so each consumer deletes its group's rows older
+than the retention (``EVENT_RETENTION_DAYS``, 30) once an hour.  A pruned id must never
+be applied again, and redelivery cannot bring one back in practice: an entry is re-read
+only while it is pending (acknowledged right after its COMMIT; a dead consumer's entries
+are claimed after ``claim_idle_ms``; a failing one is dead-lettered after
+``MAX_DELIVERIES``), the outbox publishes a row twice only within a relay pass, and a
+group re-created from the stream's start (Redis lost the group but kept the stream)
+re-reads at most the ``STREAM_MAXLEN`` newest entries.  So that a re-read can never
+apply an old event, whatever the cause, an event older than the retention is not
+applied but dead-lettered; rows are pruned only a day after that (clocks of the hosts).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import time
@@ -37,6 +49,9 @@ MAX_DELIVERIES = 10
 # Consumers that have nothing pending and were idle this long are from processes
 # long gone (names include the pid); drop them so the group's list stays readable.
 STALE_CONSUMER_MS = 24 * 3600 * 1000
+DEFAULT_RETENTION_S = 30 * 86400
+PRUNE_EVERY_S = 3600
+PRUNE_MARGIN_S = 86400
 
 
 @dataclass(frozen=True)
@@ -76,6 +91,7 @@ class EventConsumer:
         block_ms: int = 1000,
         stream: str = EVENT_STREAM,
         inside_transaction: Callable[[StreamEvent], None] | None = None,
+        retention_s: float = DEFAULT_RETENTION_S,
     ) -> None:
         if client.get_connection_kwargs().get("decode_responses") is not True:
             raise ValueError("EventConsumer needs a redis client with decode_responses=True")
@@ -87,6 +103,7 @@ class EventConsumer:
         self.claim_idle_ms = claim_idle_ms
         self.block_ms = block_ms
         self.stream = stream
+        self.retention_s = retention_s
         # Called after the handler, before COMMIT; lets a test hold an event mid-transaction.
         self.inside_transaction = inside_transaction
         self.log = logging.getLogger(f"events.{group}")
@@ -114,6 +131,10 @@ class EventConsumer:
         if event is None:
             self._dead_letter(entry_id, fields, "malformed entry")
             return True
+        if self._too_old(event):
+            # Its processed_events row may be pruned already: applying it could apply it twice.
+            self._dead_letter(entry_id, fields, "older than the retention of processed_events")
+            return True
         handler = self.handlers.get(event.type)
         if handler is not None:
             try:
@@ -137,6 +158,22 @@ class EventConsumer:
                 log_event(self.log, "event applied", event_id=event.event_id, type=event.type, entry_id=entry_id)
         self.redis.xack(self.stream, self.group, entry_id)
         return True
+
+    def _too_old(self, event: StreamEvent) -> bool:
+        try:
+            created = dt.datetime.fromisoformat(event.created_at)
+        except ValueError:
+            return False  # the outbox always writes it; entries without one are tests' own
+        if created.tzinfo is None:
+            created = created.replace(tzinfo=dt.UTC)
+        return dt.datetime.now(dt.UTC) - created > dt.timedelta(seconds=self.retention_s)
+
+    def prune_processed(self) -> int:
+        """Delete this group's ``processed_events`` rows past the retention (and a day's margin); return how many."""
+        with self.pool.connection() as conn:
+            return conn.execute(
+                "DELETE FROM processed_events WHERE consumer = %s AND processed_at < now() - make_interval(secs => %s)",
+                (self.group, self.retention_s + PRUNE_MARGIN_S)).rowcount
 
     def _dead_letter(self, entry_id: str, fields: Mapping[str, str], reason: str) -> None:
         self.redis.xadd(f"{self.stream}:dead", {**fields, "entry_id": entry_id, "group": self.group, "reason": reason})
@@ -201,7 +238,7 @@ class EventConsumer:
     def run(self, should_stop: Callable[[], bool] = lambda: False, sleep: Callable[[float], None] = time.sleep) -> None:
         """Consume until ``should_stop()``; survives Redis/PostgreSQL outages by retrying."""
         started = False
-        next_claim = 0.0
+        next_claim = next_prune = 0.0
         while not should_stop():
             try:
                 if not started:
@@ -212,6 +249,11 @@ class EventConsumer:
                 if time.monotonic() >= next_claim:
                     self.claim_abandoned()
                     next_claim = time.monotonic() + max(self.claim_idle_ms / 2000, 0.5)
+                if time.monotonic() >= next_prune:
+                    pruned = self.prune_processed()
+                    next_prune = time.monotonic() + PRUNE_EVERY_S
+                    if pruned:
+                        log_event(self.log, "processed events pruned", rows=pruned)
                 self.read_new()
             except (redis.RedisError, psycopg.Error, OSError):
                 self.log.exception("event consumer loop failed; retrying")

@@ -35,6 +35,7 @@ class Settings:
     session_max_age: int  # seconds a signed session token (shared/auth_token.py) stays valid
     event_consumer_name: str  # this process's name in Redis stream consumer groups
     event_claim_idle_ms: int  # stream entries pending this long on a dead consumer are taken over
+    event_retention_days: float  # processed_events rows kept this long; older events are not applied (event_stream)
     ai_worker_concurrency: int  # prefork children of the Celery worker that `make run` starts
     presence_ttl_seconds: float  # a lobby process silent this long is taken for dead; its users leave the list
     cookie_secure: bool  # send the session cookie only over HTTPS (true behind TLS in production)
@@ -61,6 +62,7 @@ def load() -> Settings:
         session_max_age=_int("SESSION_MAX_AGE", 14 * 24 * 3600),
         event_consumer_name=os.environ.get("EVENT_CONSUMER_NAME", f"{socket.gethostname()}-{os.getpid()}"),
         event_claim_idle_ms=_int("EVENT_CLAIM_IDLE_MS", 60_000),
+        event_retention_days=float(os.environ.get("EVENT_RETENTION_DAYS", 30)),
         ai_worker_concurrency=_int("AI_WORKER_CONCURRENCY", max(1, (os.cpu_count() or 1))),
         presence_ttl_seconds=float(os.environ.get("PRESENCE_TTL_SECONDS", 30)),
         cookie_secure=os.environ.get("COOKIE_SECURE", "false").lower() in ("1", "true", "yes"),

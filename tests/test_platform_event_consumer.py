@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import uuid
 
@@ -84,3 +85,37 @@ def test_malformed_entries_are_dead_lettered_and_unknown_types_acknowledged(stre
     assert seen == [{"n": 1}]
     assert _processed(pool, group, known["event_id"]) == 1
     assert _processed(pool, group, unknown["event_id"]) == 0  # no handler: nothing to remember
+
+
+def test_processed_events_past_the_retention_are_pruned_and_such_old_events_never_applied(stream_and_pool) -> None:
+    stream, pool, client = stream_and_pool
+    group, other_group = f"g-{uuid.uuid4().hex[:6]}", f"g-{uuid.uuid4().hex[:6]}"
+    seen = []
+    consumer = EventConsumer(pool, client, group=group, consumer="c1", handlers={"known": lambda c, e: seen.append(e)},
+                             claim_idle_ms=0, block_ms=10, stream=stream, retention_s=10 * 86400)
+    consumer.ensure_group()
+    ages = {"fresh": 0, "within": 10.5, "pruned": 11.5}  # days; pruned after the retention and a day's margin
+    ids = {name: str(uuid.uuid4()) for name in ages}
+    with pool.connection() as conn:
+        for name, days in ages.items():
+            for owner in (group, other_group):
+                conn.execute("INSERT INTO processed_events (consumer, event_id, type, processed_at)"
+                             " VALUES (%s, %s, 'known', now() - make_interval(secs => %s))",
+                             (owner, ids[name], days * 86400))
+
+    # The consumer's loop prunes on its first pass (then once an hour): its own group only.
+    consumer.run(should_stop=iter([False, True]).__next__)
+    assert [_processed(pool, group, ids[n]) for n in ages] == [1, 1, 0]
+    assert [_processed(pool, other_group, ids[n]) for n in ages] == [1, 1, 1]
+
+    # An entry redelivered after its row was pruned (here: a re-read from the stream's start)
+    # is too old to apply: dead-lettered, not applied a second time.
+    too_old = {**_event("known"), "event_id": ids["pruned"],
+               "created_at": (dt.datetime.now(dt.UTC) - dt.timedelta(days=11)).isoformat()}
+    recent = {**_event("known"), "created_at": dt.datetime.now(dt.UTC).isoformat()}
+    client.xadd(stream, too_old)
+    client.xadd(stream, recent)
+    assert consumer.read_new() == 2 and client.xpending(stream, group)["pending"] == 0
+    assert [e.event_id for e in seen] == [recent["event_id"]]
+    assert _processed(pool, group, ids["pruned"]) == 0
+    assert [f["reason"] for _, f in client.xrange(f"{stream}:dead")] == ["older than the retention of processed_events"]

@@ -65,6 +65,7 @@ def main() -> None:
         handlers=HANDLERS,
         claim_idle_ms=config.event_claim_idle_ms,
         inside_transaction=pause_inside_transaction(log),
+        retention_s=config.event_retention_days * 86400,
     )
     consumer_greenlet = gevent.spawn(consumer.run, sleep=gevent.sleep)
     gevent.spawn(elo_cache.run, pool, health_redis, config.redis_url, log, gevent.sleep)
