@@ -2,7 +2,8 @@
 cards and Handelskasten (an exchange with a Packpferd and a sale that earns a Ratsmarke
 among it), then the Rundentafel with its countdown (the status line says the pause, not
 "Du bist am Zug"); one browser plays on one device through the curtain up to the round's
-end, where the Rundentafel stays open to both and the curtain comes for the next hand;
+end, where the Rundentafel stays open to both and the curtain comes for the next hand (a
+reload keeps the curtain down mid-round and shows the Rundentafel without a hand in the pause);
 one browser plays against the computer (Leicht) with the Karten-Info by hover and long
 press and the Handelskasten's reason for a selection that is no move, and never sees the
 computer's hand — neither on the page nor in any message it receives.
@@ -182,6 +183,11 @@ def test_one_device_through_the_curtain(browser, services: tuple[ServiceProcess,
             expect(page.get_by_test_id("curtain")).to_be_visible()
             expect(page.get_by_test_id("hand-card")).to_have_count(0)
             expect(page.get_by_test_id("curtain")).to_contain_text(f"Spieler {2 - seat}")
+            if ply == 3:
+                # A reload does not lift the curtain: the page cannot know who sits in front of it.
+                page.reload()
+                expect(page.get_by_test_id("curtain")).to_contain_text(f"Spieler {2 - seat}", timeout=30_000)
+                expect(page.get_by_test_id("hand-card")).to_have_count(0)
             page.get_by_test_id("curtain-ready").click()
             own = ENGINE.view(state, 1 - seat)["players"][1 - seat]["hand"]
             expect(page.get_by_test_id("hand-card")).to_have_count(len(own))
@@ -205,6 +211,12 @@ def test_one_device_through_the_curtain(browser, services: tuple[ServiceProcess,
         table = ENGINE.view(state, 0)["rounds"][-1]
         expect(page.get_by_test_id("round-total-0")).to_have_text(str(table["players"][0]["total"]))
         page.screenshot(path=str(shots / "hanse-one-device-round-end.png"), full_page=True)
+        # A reload during the pause shows the same: the Rundentafel, neither hand, no curtain.
+        page.reload()
+        expect(page.get_by_test_id("rundentafel")).to_be_visible(timeout=30_000)
+        expect(page.get_by_test_id("curtain")).to_have_count(0)
+        expect(page.get_by_test_id("hand-card")).to_have_count(0)
+        expect(page.locator("[data-testid=opponent-hand] [data-card]")).to_have_count(0)
         page.get_by_test_id("weiter").click()
         # Then the curtain for the next hand: the round's loser begins it.
         state = ENGINE.apply(state, "weiter", None)

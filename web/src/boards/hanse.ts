@@ -80,8 +80,9 @@ class HanseBoard implements Board {
   }
 
   /** One device, two players: when the seat whose hand is shown changes — and after every
-   * round's end — a curtain hides the table until the next player taps it (only then is
-   * their hand drawn). The Rundentafel itself is never behind it: both players see it. */
+   * round's end, and when the page opens in the middle of a match (a reload) — a curtain
+   * hides the table until the next player taps it (only then is their hand drawn). The
+   * Rundentafel itself is never behind it: both players see it. */
   private updateCurtain(view: GameView, context: HanseContext): void {
     const you = context.you;
     if (you === null || view.phase === "ende") {
@@ -91,6 +92,11 @@ class HanseBoard implements Board {
     if (context.sameDevice && view.phase === "pause") {
       this.curtainFor = null;
       this.shownFor = "round";
+      return;
+    }
+    if (context.sameDevice && this.shownFor === null && Array.isArray(view.moves) && view.moves.length > 0) {
+      // Opened or reloaded in the middle of a match: who sits in front of the device is unknown.
+      this.curtainFor = you;
       return;
     }
     if (this.shownFor !== null && you !== this.shownFor) this.curtainFor = you;
