@@ -635,6 +635,7 @@ GAME_SERVER_EVENTS.update(
 # services/lobby/hanse_puzzle_routes.py) -----------------------------------------------
 
 PUZZLE_KINDS = ("punkte", "bester_zug")
+DAILY_PRACTICE_REASONS = ("guest", "later", "assisted")
 
 RECORDS.update(
     {
@@ -643,6 +644,12 @@ RECORDS.update(
             Record("DailyStart", "Answer of POST /api/tagesmarkt/start: the new table; `counted`: the day's first"
                    " attempt of a registered account (else practice).",
                    {"game_id": Int(), "day": Str(), "counted": Bool()}),
+            Record("DailyAttempt", "A Tagesmarkt attempt as its table shows it: the day, whether it counts"
+                   " now, and if not why: a guest's, a later attempt of the day, or played with Zug zurück or a"
+                   " Tipp.", {"game_id": Int(), "day": Str(), "counts": Bool(),
+                              "practice_reason": Optional(Enum(DAILY_PRACTICE_REASONS))}),
+            Record("DailyAttemptAnswer", "Answer of GET /api/tagesmarkt/versuch/<game_id>: your attempt at that"
+                   " table, or null when it is none of yours.", {"attempt": Optional(Ref("DailyAttempt"))}),
             Record("DailyEntry", "One line of the Tagesliste: points ahead of the computer at the round's end.",
                    {"rank": Int(), "name": Str(), "score": Int()}),
             Record("DailyMine", "The player's own Tagesmarkt line; `counted_score` null while the round runs.",

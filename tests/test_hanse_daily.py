@@ -125,6 +125,12 @@ def test_only_the_first_attempt_of_the_day_enters_the_list(pool) -> None:  # noq
         rows = [game_store.load(conn, s["game_id"]) for s in (first, second, other)]
     assert {r.seed for r in rows} == {daily_market.daily_seed(day)}
     assert all(r.mode == "computer" and r.strength == "mittel" and r.seats[0] is not None for r in rows)
+    # What each table says of itself (GET /api/tagesmarkt/versuch/<id>): only to its player.
+    with pool.connection() as conn:
+        lines = [daily_market.attempt_at(conn, alice, s["game_id"]) for s in (first, second)]
+        assert daily_market.attempt_at(conn, bert, first["game_id"]) is None
+    assert [(a["day"], a["counts"], a["practice_reason"]) for a in lines] == [
+        (day.isoformat(), True, None), (day.isoformat(), False, "later")]
 
     # Nothing in the list while the rounds run.
     with pool.connection() as conn, conn.transaction():
@@ -153,6 +159,9 @@ def test_a_round_with_a_tipp_or_zug_zurueck_is_practice(pool) -> None:  # noqa: 
     with pool.connection() as conn, conn.transaction():
         conn.execute("UPDATE games SET hints = 1 WHERE id = %s", (games[0],))
         conn.execute("UPDATE games SET reshuffles = '[[4, 77]]' WHERE id = %s", (games[1],))
+    with pool.connection() as conn:  # the table says so at once, before the round is scored
+        assert all(daily_market.attempt_at(conn, account, game_id)["practice_reason"] == "assisted"
+                   for account, game_id in zip((hinted, undone), games, strict=True))
     rng = random.Random(9)
     play_round(pool, games[0], rng)
     play_round(pool, games[1], rng, reshuffle=(4, 77))
@@ -163,6 +172,9 @@ def test_a_round_with_a_tipp_or_zug_zurueck_is_practice(pool) -> None:  # noqa: 
             assert mine["played_today"] and mine["counted_game_id"] is None
         scores = conn.execute("SELECT score FROM hanse_daily_attempts WHERE game_id = ANY(%s)", (games,)).fetchall()
     assert all(r["score"] is not None for r in scores)  # scored, as practice
+    with pool.connection() as conn:  # and after it was scored
+        assert all(daily_market.attempt_at(conn, account, game_id)["practice_reason"] == "assisted"
+                   for account, game_id in zip((hinted, undone), games, strict=True))
 
 
 def test_a_counted_table_left_before_the_round_ended_scores_nothing(pool) -> None:  # noqa: F811, ANN001
@@ -200,6 +212,10 @@ def test_http_routes_start_and_list(lobby: ServiceProcess) -> None:  # noqa: F81
     visitor = guest(lobby.url)
     started = visitor.post(f"{lobby.url}/api/tagesmarkt/start", timeout=10)
     assert started.status_code == 200 and started.json()["counted"] is False
+    attempt = visitor.get(f"{lobby.url}/api/tagesmarkt/versuch/{started.json()['game_id']}", timeout=10).json()
+    assert attempt["attempt"]["counts"] is False and attempt["attempt"]["practice_reason"] == "guest"
+    assert guest(lobby.url).get(f"{lobby.url}/api/tagesmarkt/versuch/{started.json()['game_id']}",
+                                timeout=10).json() == {"attempt": None}  # somebody else's table
     overview = visitor.get(f"{lobby.url}/api/tagesmarkt", timeout=10).json()
     assert overview["needs_account"] is True and overview["mine"] is None
     assert overview["day"] == daily_market.berlin_day(daily_market.now_utc()).isoformat()
@@ -209,6 +225,8 @@ def test_http_routes_start_and_list(lobby: ServiceProcess) -> None:  # noqa: F81
     # Registered after practising today: today's first attempt was already made.
     again = visitor.post(f"{lobby.url}/api/tagesmarkt/start", timeout=10).json()
     assert again["counted"] is False
+    attempt = visitor.get(f"{lobby.url}/api/tagesmarkt/versuch/{again['game_id']}", timeout=10).json()["attempt"]
+    assert attempt["practice_reason"] == "later"
     mine = visitor.get(f"{lobby.url}/api/tagesmarkt", timeout=10).json()["mine"]
     assert mine["played_today"] and mine["practice_today"] == 2 and mine["streak"] == 1
     nobody = requests.get(f"{lobby.url}/api/tagesmarkt", headers={"X-Lang": "en"}, timeout=10)

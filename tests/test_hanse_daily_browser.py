@@ -1,9 +1,11 @@
 """Tagesmarkt in real Chromium: a guest is told the list needs an account, practises, and
-sits at a computer table dealt with today's cards (the same for everyone); the first move
-is played there through the Handelskasten."""
+sits at a computer table dealt with today's cards (the same for everyone), which says it is
+practice; the first move is played there through the Handelskasten.  A registered
+player's first attempt of the day says at the table that it counts."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
@@ -38,6 +40,9 @@ def test_a_guest_practises_todays_market(browser, services: tuple[ServiceProcess
         assert sorted(shown_market) == sorted(view["market"])
         assert sorted(shown_hand) == sorted(c["card"] for c in view["players"][0]["hand"])
         expect(page.get_by_test_id("seals")).to_contain_text("/ 1")  # one round decides
+        day = daily_market.berlin_day(daily_market.now_utc())
+        expect(page.get_by_test_id("daily-line")).to_have_text(
+            f"Tagesmarkt {day.day}.{day.month}. – Übung: als Gast zählt kein Versuch.")
         move = next(m for m in HANSE.legal_moves(deal, 0) if m.effect["type"] == "nimm")
         play_through_ui(page, move)
         page.get_by_test_id("move").first.wait_for()
@@ -45,5 +50,18 @@ def test_a_guest_practises_todays_market(browser, services: tuple[ServiceProcess
         page.goto(f"{lobby.url}/#/tagesmarkt")
         expect(page.get_by_test_id("daily-list-empty").or_(page.get_by_test_id("daily-list"))).to_be_visible()
         page.screenshot(path=str(shots / "tagesmarkt-page.png"), full_page=True)
+    finally:
+        context.close()
+    context, page, _user = guest_page(browser, lobby.url)
+    try:
+        name = f"Tb{uuid.uuid4().hex[:10]}"
+        assert page.request.post(f"{lobby.url}/api/register", data={"name": name, "password": "passwort-lang"}).ok
+        page.goto(f"{lobby.url}/#/tagesmarkt")
+        page.get_by_test_id("daily-start").click()
+        page.wait_for_url("**/#/partie/*")
+        expect(page.get_by_test_id("daily-line")).to_contain_text("dieser Versuch zählt", timeout=30_000)
+        page.locator("nav.languages button[data-lang=en]").click()
+        expect(page.get_by_test_id("daily-line")).to_contain_text("Daily market")
+        expect(page.get_by_test_id("daily-line")).to_contain_text("this attempt counts")
     finally:
         context.close()

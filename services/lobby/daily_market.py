@@ -142,6 +142,24 @@ def tagesliste(conn: psycopg.Connection, day: dt.date) -> list[dict[str, Any]]:
     return [{"rank": i + 1, "name": r["name"], "score": int(r["score"])} for i, r in enumerate(rows)]
 
 
+def attempt_at(conn: psycopg.Connection, account: Account, game_id: int) -> dict[str, Any] | None:
+    """``account``'s attempt at table ``game_id`` as its table shows it (``DailyAttempt``), or None."""
+    row = conn.execute(
+        "SELECT a.day, a.counted, jsonb_array_length(g.reshuffles) > 0 OR g.hints > 0 AS assisted,"
+        " EXISTS (SELECT 1 FROM hanse_daily_attempts e WHERE e.user_id = a.user_id AND e.day = a.day"
+        "         AND e.id < a.id) AS later"
+        " FROM hanse_daily_attempts a JOIN games g ON g.id = a.game_id WHERE a.game_id = %s AND a.user_id = %s",
+        (game_id, account.id),
+    ).fetchone()
+    if row is None:
+        return None
+    # Once scored, counted already says "and not assisted" (settle_scores); before, the table's marks say it.
+    counts = row["counted"] and not row["assisted"]
+    # Not counted from the start and neither later nor assisted: it was started as a guest.
+    reason = None if counts else "later" if row["later"] else "assisted" if row["assisted"] else "guest"
+    return {"game_id": game_id, "day": row["day"].isoformat(), "counts": counts, "practice_reason": reason}
+
+
 def player_status(conn: psycopg.Connection, account: Account, today: dt.date) -> dict[str, Any]:
     """The player's own line: today's counted attempt (running or its score), practice count, streak."""
     settle_scores(conn, "a.user_id = %s AND a.day = %s", (account.id, today))

@@ -5,6 +5,9 @@
                                 a guest gets ``needs_account`` instead.
 ``POST /api/tagesmarkt/start``  ``DailyStart``: a new computer table with the day's deal;
                                 the client then opens ``#/partie/<game_id>``.
+``GET  /api/tagesmarkt/versuch/<game_id>``  ``DailyAttemptAnswer``: the table says whether it
+                                is the day's counted attempt (the game service knows
+                                nothing of the Tagesmarkt).
 
 Both need a session (guests included: they play practice).  See
 :mod:`services.lobby.daily_market` for the rules.
@@ -43,6 +46,17 @@ def daily_market_blueprint(lobby: Lobby) -> Blueprint:
             mine = None if account.guest else daily_market.player_status(conn, account, today)
         response = jsonify({"day": today.isoformat(), "entries": entries, "mine": mine,
                             "needs_account": account.guest})
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @bp.get("/versuch/<int:game_id>")
+    def attempt(game_id: int):  # noqa: ANN202
+        account = account_from(request, lobby.settings, lobby.pool)
+        if account is None:
+            return _not_logged_in()
+        with lobby.pool.connection() as conn:
+            found = daily_market.attempt_at(conn, account, game_id)
+        response = jsonify({"attempt": found})
         response.headers["Cache-Control"] = "no-store"
         return response
 

@@ -318,6 +318,19 @@ export interface DailyStart {
   counted: boolean;
 }
 
+/** A Tagesmarkt attempt as its table shows it: the day, whether it counts now, and if not why: a guest's, a later attempt of the day, or played with Zug zurück or a Tipp. */
+export interface DailyAttempt {
+  game_id: number;
+  day: string;
+  counts: boolean;
+  practice_reason: "guest" | "later" | "assisted" | null;
+}
+
+/** Answer of GET /api/tagesmarkt/versuch/<game_id>: your attempt at that table, or null when it is none of yours. */
+export interface DailyAttemptAnswer {
+  attempt: DailyAttempt | null;
+}
+
 /** One line of the Tagesliste: points ahead of the computer at the round's end. */
 export interface DailyEntry {
   rank: number;

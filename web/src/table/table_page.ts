@@ -11,6 +11,7 @@ import { gameApi, gameSocket, type GameSocket } from "./game_socket";
 import { LagMeter } from "./lag_meter";
 import { recordComputerMatch } from "../solo/computer_record";
 import { HintControl } from "../solo/hint_control";
+import { DailyLine } from "../solo/daily_line";
 import { ReviewPanel } from "../solo/review_panel";
 import { MoveList } from "./move_list";
 import { tableNameLink } from "../profile/profile_link";
@@ -62,6 +63,7 @@ export class TablePage {
   private noticeTimer = 0;
   private hint: HintControl | null = null; // Tipp (Battlehanse against Leicht and Mittel)
   private review: ReviewPanel | null = null; // Rückblick on the Rundentafel and at the end (Battlehanse)
+  private daily: DailyLine | null = null; // "Tagesmarkt 30.11. – dieser Versuch zählt"
   private reviewAtEnd = false;
   private closed = false;
   private readonly keyHandler = (event: KeyboardEvent) => this.key(event);
@@ -93,6 +95,7 @@ export class TablePage {
     this.stage?.destroy();
     this.hint?.close();
     this.review?.close();
+    this.daily?.close();
     if (this.socket) {
       this.socket.emit("table:leave", { game_id: this.gameId });
       this.socket.off("table:state", this.onState);
@@ -128,6 +131,10 @@ export class TablePage {
     for (const ply of [...this.views.keys()]) if (ply > payload.moves.length) this.views.delete(ply);
     this.views.set(payload.moves.length, payload.view);
     this.state = payload;
+    if (first && this.socket && DailyLine.possible(payload)) {
+      this.daily = new DailyLine(this.socket, this.gameId, payload.moves.length);
+      this.status.after(this.daily.root);
+    }
     if (!this.stage || this.stage.game !== payload.game) {
       this.stage?.destroy();
       this.stage = new BoardStage(payload.game, (text) => this.move(text), () => this.drawPlayers());
