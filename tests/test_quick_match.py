@@ -8,8 +8,20 @@ from collections.abc import Iterator
 
 import pytest
 
-from services.lobby.quick_match import LOCK, MEMBERS, WAVE_SECONDS, Entry, accepted_clocks, preference
-from shared import db, game_store
+from services.lobby.challenge_start import start_game
+from services.lobby.quick_match import (
+    LOCK,
+    MEMBERS,
+    STARTING,
+    STRANDED_SECONDS,
+    WAVE_SECONDS,
+    Entry,
+    Starting,
+    accepted_clocks,
+    agreed_challenge,
+    preference,
+)
+from shared import db, game_store, presence
 from shared.presence import ELO_CACHE
 from shared.schemas import ProtocolError
 from tests.lobby_fixtures import WartesaalClient, guest, lobby, redis_client, second_lobby  # noqa: F401
@@ -146,6 +158,48 @@ def test_cancel_closing_the_wartesaal_and_bad_input_leave_nobody_in_the_pool(lob
         assert not redis_client.hexists(MEMBERS, anna["id"])
     finally:
         close_all([a, b])
+
+
+def test_a_pair_stranded_by_a_dead_process_is_started_or_returned_to_the_pool(lobby, second_lobby, pool,  # noqa: F811
+                                                                           redis_client):  # noqa: F811
+    """A process that took a pair and died before starting it leaves a ``quick:starting``
+    record (planted here, taken a minute ago): the pair present gets its game — once, also
+    when the dead process had committed it — and a player whose partner left waits again."""
+    (anna, a), (bert, b), (cora, c), (emil, e) = (seated(u) for u in (lobby.url, second_lobby.url) * 2)
+    dora = guest(lobby.url).user  # never in the Wartesaal
+    clients = [a, b, c, e]
+    taken = time.time() - STRANDED_SECONDS - 30
+
+    def stranded(x: dict, y: dict, game: str) -> Starting:
+        first, second = (Entry(u["id"], u["name"], game, ("5+3",), taken) for u in (x, y))
+        return Starting(agreed_challenge(first, second, "5+3", taken), (first, second), taken)
+
+    try:
+        fresh, committed = stranded(anna, bert, "hexagon"), stranded(emil, cora, "bullet")
+        done_game = start_game(pool, committed.challenge)  # the dead process had committed this one
+        for record in (fresh, committed):
+            redis_client.hset(STARTING, record.challenge.id, record.to_json())
+        got = {name: started(client) for name, client in (("anna", a), ("bert", b), ("emil", e), ("cora", c))}
+        assert got["anna"]["game_id"] == got["bert"]["game_id"] and got["anna"]["game"] == "hexagon"
+        assert got["emil"]["game_id"] == got["cora"]["game_id"] == done_game
+        with pool.connection() as conn:
+            for user in (anna, bert, cora, emil):
+                assert conn.execute("SELECT count(*) AS n FROM games WHERE %s IN (seat0_user_id, seat1_user_id)",
+                                    (user["id"],)).fetchone()["n"] == 1
+        # Dora left: Cora (free again here, her game given up) waits in the pool with her entry.
+        presence.set_status(redis_client, cora["id"], "frei")
+        seen = len(c.received("quick:status"))
+        half = stranded(dora, cora, "hanse")
+        redis_client.hset(STARTING, half.challenge.id, half.to_json())
+        assert status_after(c, seen, "waiting", timeout=PAIRED_WITHIN)["game"] == "hanse"
+        assert not redis_client.hexists(MEMBERS, dora["id"]) and not redis_client.hexists(STARTING, half.challenge.id)
+        with pool.connection() as conn:
+            assert conn.execute("SELECT count(*) AS n FROM challenge_starts WHERE challenge_id = %s",
+                                (half.challenge.id,)).fetchone()["n"] == 0
+        assert redis_client.hlen(STARTING) == 0
+    finally:
+        redis_client.hdel(MEMBERS, cora["id"])
+        close_all(clients)
 
 
 def test_accepted_clocks_and_the_order_a_pair_picks_in() -> None:

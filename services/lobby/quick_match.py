@@ -18,8 +18,19 @@ PostgreSQL transaction, guarded by ``challenge_starts``); both browsers get
 ``challenge:started`` and open the table.  Quick games are rated, without a stake;
 the colours are drawn.
 
+The same Lua step records the pair under ``quick:starting`` with the time it was taken
+and the agreed challenge; the start removes the record when both players were told.  A
+lobby process that dies in between would leave both waiting forever, so every round
+looks for records older than :data:`STRANDED_SECONDS`: if both players are still in the
+Wartesaal and free, it completes the start with the same challenge id (the primary key
+of ``challenge_starts`` lets only one start commit, whoever else still tries); otherwise
+whoever is still there returns to the pool with their entry.  (A process alive but stuck
+that long between taking a pair and its commit could still start a game for a player
+who went back to the pool; the pairing lock lapses after 10 s for the same reason.)
+
 Keys: ``quick:members`` (hash user id → JSON entry), ``quick:wave_at`` (hash game →
-epoch seconds of the next wave), ``quick:lock``.
+epoch seconds of the next wave), ``quick:starting`` (hash challenge id → JSON pair),
+``quick:lock``.
 """
 
 from __future__ import annotations
@@ -32,9 +43,10 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import psycopg
 import redis
 
-from services.lobby.challenge_start import start_game
+from services.lobby.challenge_start import existing_game, start_game
 from services.lobby.wartesaal import Connection, WartesaalSockets, user_room
 from shared import challenge as negotiation
 from shared import i18n, presence
@@ -53,6 +65,8 @@ LOCK = "quick:lock"
 LOCK_MS = 10_000  # longer than a round takes; a dead pairer's lock lapses by itself
 MEMBERS = "quick:members"
 WAVE_AT = "quick:wave_at"
+STARTING = "quick:starting"
+STRANDED_SECONDS = 30.0  # a start takes well under a second; this long means its process died
 
 TEXTS: dict[str, dict[str, str]] = {
     "quick_bad_clock": {
@@ -70,11 +84,13 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 i18n.TEXTS.update(TEXTS)
 
-# Remove both entries only if both are exactly as the wave read them.
+# Remove both entries only if both are exactly as the wave read them, and record the
+# pair as starting in the same step.
 _TAKE_PAIR = """
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
 if redis.call('HGET', KEYS[1], ARGV[3]) ~= ARGV[4] then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[5], ARGV[6])
 return 1
 """
 # Replace an entry only if it is still the one read (a cancel or a new join wins).
@@ -109,6 +125,35 @@ class Entry:
         data = json.loads(raw)
         return Entry(user_id=data["user_id"], name=data["name"], game=data["game"], clocks=tuple(data["clocks"]),
                      since=data["since"], waves=data["waves"], lang=data.get("lang", "de"))
+
+
+@dataclass(frozen=True)
+class Starting:
+    """A pair taken from the pool whose game is being started (``quick:starting``)."""
+
+    challenge: negotiation.Challenge
+    entries: tuple[Entry, Entry]
+    taken_at: float
+
+    def to_json(self) -> str:
+        return json.dumps({"challenge": self.challenge.to_json(), "entries": [e.to_json() for e in self.entries],
+                           "taken_at": self.taken_at}, separators=(",", ":"))
+
+    @staticmethod
+    def from_json(raw: bytes | str) -> Starting:
+        data = json.loads(raw)
+        first, second = (Entry.from_json(e) for e in data["entries"])
+        return Starting(negotiation.Challenge.from_json(data["challenge"]), (first, second), data["taken_at"])
+
+
+def agreed_challenge(a: Entry, b: Entry, clock: str, now: float) -> negotiation.Challenge:
+    """The challenge a quick pair plays, agreed by both: default settings, ``clock``, colours drawn."""
+    challenger, challenged = (a, b) if secrets.randbits(1) else (b, a)
+    settings = dataclasses.replace(negotiation.default_settings(a.game), clock=clock)
+    opened = negotiation.open_challenge(Party(challenger.user_id, challenger.name),
+                                        Party(challenged.user_id, challenged.name), a.game, now,
+                                        settings=settings, challenge_id=f"quick-{uuid.uuid4().hex}")
+    return negotiation.accept(opened, challenged.user_id, opened.version, now)
 
 
 def accepted_clocks(game: str, wanted: list[str]) -> tuple[str, ...]:
@@ -157,8 +202,26 @@ class QuickPool:
     def waiting(self, game: str) -> int:
         return sum(1 for _raw, e in self.members().values() if e.game == game)
 
-    def take_pair(self, a: tuple[bytes, Entry], b: tuple[bytes, Entry]) -> bool:
-        return bool(self._take_pair(keys=[MEMBERS], args=[a[1].user_id, a[0], b[1].user_id, b[0]]))
+    def take_pair(self, a: tuple[bytes, Entry], b: tuple[bytes, Entry], starting: Starting) -> bool:
+        return bool(self._take_pair(keys=[MEMBERS, STARTING], args=[a[1].user_id, a[0], b[1].user_id, b[0],
+                                                                     starting.challenge.id, starting.to_json()]))
+
+    def started(self, challenge_id: str) -> None:
+        self.redis.hdel(STARTING, challenge_id)
+
+    def stranded(self, now: float) -> list[tuple[bytes, Starting]]:
+        """Pairs taken longer than :data:`STRANDED_SECONDS` ago whose start never finished."""
+        found = [(raw, Starting.from_json(raw)) for raw in self.redis.hvals(STARTING)]
+        return [(raw, s) for raw, s in found if now - s.taken_at > STRANDED_SECONDS]
+
+    def claim_stranded(self, raw: bytes, starting: Starting, now: float) -> Starting | None:
+        """Take over a stranded pair (its record renewed, so a recoverer that dies leaves it to the next)."""
+        renewed = dataclasses.replace(starting, taken_at=now)
+        return renewed if self._replace(keys=[STARTING], args=[starting.challenge.id, raw, renewed.to_json()]) else None
+
+    def rejoin(self, entry: Entry) -> None:
+        """Back into the pool as it was, unless the player has joined anew meanwhile."""
+        self.redis.hsetnx(MEMBERS, entry.user_id, entry.to_json())
 
     def missed_wave(self, raw: bytes, entry: Entry) -> None:
         after = dataclasses.replace(entry, waves=entry.waves + 1)
@@ -226,18 +289,21 @@ def register_quick_match(lobby: Lobby, sockets: WartesaalSockets) -> None:
     sockets.on_join.append(on_join)
     sockets.on_leave.append(on_gone)
 
-    def start(a: Entry, b: Entry, clock: str) -> None:
-        challenger, challenged = (a, b) if secrets.randbits(1) else (b, a)
-        settings = dataclasses.replace(negotiation.default_settings(a.game), clock=clock)
-        now = time.time()
-        opened = negotiation.open_challenge(Party(challenger.user_id, challenger.name),
-                                            Party(challenged.user_id, challenged.name), a.game, now,
-                                            settings=settings, challenge_id=f"quick-{uuid.uuid4().hex}")
-        agreed = negotiation.accept(opened, challenged.user_id, opened.version, now)
+    def start(starting: Starting) -> None:
+        agreed, (a, b) = starting.challenge, starting.entries
+        clock = agreed.settings.clock
         try:
-            game_id = start_game(lobby.pool, agreed)
+            try:
+                game_id = start_game(lobby.pool, agreed)
+            except psycopg.errors.UniqueViolation:
+                # Another process completed this very challenge (a stranded pair's recovery).
+                found = existing_game(lobby.pool, agreed.id)
+                if found is None:
+                    raise
+                game_id = found
         except Exception:
             lobby.log.exception("quick match start failed")
+            pool.started(agreed.id)
             for entry in (a, b):
                 socketio.emit("error", {"code": "quick_start_failed", "event": "quick:join",
                                         "message": i18n.text("quick_start_failed", entry.lang)},
@@ -251,8 +317,26 @@ def register_quick_match(lobby: Lobby, sockets: WartesaalSockets) -> None:
         for uid in (a.user_id, b.user_id):
             tell(uid, game_id)
             socketio.emit("challenge:started", payload, to=user_room(uid))
+        pool.started(agreed.id)
         event(lobby.log, "quick match started", game_id=game_id, game=a.game, clock=clock,
               seats=list(agreed.seats()))
+
+    def recover_stranded(now: float) -> None:
+        """Finish the pairs a dead process took from the pool (see the module's docstring)."""
+        for raw, stale in pool.stranded(now):
+            starting = pool.claim_stranded(raw, stale, now)
+            if starting is None:
+                continue  # finished or taken over meanwhile
+            ids = [e.user_id for e in starting.entries]
+            event(lobby.log, "quick match stranded pair", challenge_id=starting.challenge.id, users=ids)
+            if existing_game(lobby.pool, starting.challenge.id) is not None or present_and_free(ids) == set(ids):
+                start(starting)  # tells both of the game, whether it commits now or did before
+                continue
+            pool.started(starting.challenge.id)
+            for entry in starting.entries:
+                if entry.user_id in present_and_free([entry.user_id]):
+                    pool.rejoin(entry)
+                tell(entry.user_id)
 
     def present_and_free(user_ids: list[int]) -> set[int]:
         with lobby.redis.pipeline() as pipe:
@@ -268,6 +352,7 @@ def register_quick_match(lobby: Lobby, sockets: WartesaalSockets) -> None:
         return {uid: json.loads(r) if r else {} for uid, r in zip(user_ids, raw, strict=True)}
 
     def run_round(now: float) -> None:
+        recover_stranded(now)
         members = pool.members()
         fit = present_and_free(list(members))
         for uid in set(members) - fit:
@@ -297,9 +382,10 @@ def register_quick_match(lobby: Lobby, sockets: WartesaalSockets) -> None:
         paired: set[int] = set()
         for pair in pair_wave(seekers, preference(game)):
             a, b = by_id[pair.first.user_id], by_id[pair.second.user_id]
-            if pool.take_pair(a, b):
+            starting = Starting(agreed_challenge(a[1], b[1], pair.clock, now), (a[1], b[1]), now)
+            if pool.take_pair(a, b, starting):
                 paired |= {a[1].user_id, b[1].user_id}
-                start(a[1], b[1], pair.clock)
+                start(starting)
         left = [m for uid, m in by_id.items() if uid not in paired]
         for raw, entry in left:
             pool.missed_wave(raw, entry)
