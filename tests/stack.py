@@ -23,6 +23,7 @@ import requests
 from services.embedded import EmbeddedRedis, free_port, start_postgres, start_redis
 
 ROOT = Path(__file__).resolve().parent.parent
+TEST_SECRET = "test-secret"  # SECRET_KEY of every service the test stack starts
 
 
 @dataclass
@@ -38,7 +39,7 @@ class Infra:
         env.update(
             DATABASE_URL=self.database_url,
             REDIS_URL=self.redis_url,
-            SECRET_KEY="test-secret",
+            SECRET_KEY=TEST_SECRET,
             PYTHONUNBUFFERED="1",
             LOG_LEVEL="INFO",
         )

@@ -14,6 +14,7 @@ from services.lobby import daily_market
 from shared import accounts, db, game_store
 from shared.games import get_game
 from tests.lobby_fixtures import guest, lobby  # noqa: F401  (fixture)
+from tests.stack import TEST_SECRET as SECRET
 from tests.stack import Infra, ServiceProcess
 
 HANSE = get_game("hanse")
@@ -28,18 +29,20 @@ def at(text: str) -> dt.datetime:
 def test_the_deal_is_a_function_of_the_day() -> None:
     day = dt.date(2026, 11, 30)
     # Two players asking on the same day (at different hours) get the same cards …
-    first = daily_market.daily_deal(daily_market.berlin_day(at("2026-11-30T06:00:00")))
-    second = daily_market.daily_deal(daily_market.berlin_day(at("2026-11-30T21:30:00")))
+    first = daily_market.daily_deal(daily_market.berlin_day(at("2026-11-30T06:00:00")), SECRET)
+    second = daily_market.daily_deal(daily_market.berlin_day(at("2026-11-30T21:30:00")), SECRET)
     assert HANSE.to_position(first) == HANSE.to_position(second)
     assert first.deck == second.deck and first.rats_piles == second.rats_piles
-    assert daily_market.daily_seed(day) == daily_market.daily_seed(dt.date(2026, 11, 30))
+    assert daily_market.daily_seed(day, SECRET) == daily_market.daily_seed(dt.date(2026, 11, 30), SECRET)
     # … and the player begins, in seat 0, one seal deciding.
     assert HANSE.to_move(first) == (0,) and first.seals_to_win == 1
     # The next day deals other cards (and so does every day of a year: no repeats).
-    following = daily_market.daily_deal(dt.date(2026, 12, 1))
+    following = daily_market.daily_deal(dt.date(2026, 12, 1), SECRET)
     assert following.deck != first.deck
-    year = {daily_market.daily_deal(day + dt.timedelta(days=i)).deck for i in range(365)}
+    year = {daily_market.daily_deal(day + dt.timedelta(days=i), SECRET).deck for i in range(365)}
     assert len(year) == 365
+    # The deal is keyed with the server's secret: the date alone does not give the deck away.
+    assert daily_market.daily_deal(day, "another-installation").deck != first.deck
 
 
 def test_the_day_changes_at_midnight_in_berlin() -> None:
@@ -50,8 +53,8 @@ def test_the_day_changes_at_midnight_in_berlin() -> None:
     assert daily_market.berlin_day(at("2026-07-01T21:59:59")) == dt.date(2026, 7, 1)
     assert daily_market.berlin_day(at("2026-07-01T22:00:00")) == dt.date(2026, 7, 2)
     # The UTC date alone would be wrong in that hour: a different deal for the same Berlin day.
-    assert daily_market.daily_seed(daily_market.berlin_day(at("2026-11-30T23:30:00"))) != daily_market.daily_seed(
-        dt.date(2026, 11, 30))
+    assert daily_market.daily_seed(daily_market.berlin_day(at("2026-11-30T23:30:00")), SECRET) != daily_market.daily_seed(
+        dt.date(2026, 11, 30), SECRET)
     with pytest.raises(ValueError):
         daily_market.berlin_day(dt.datetime(2026, 11, 30, 12))  # naive: which zone?
 
@@ -81,7 +84,7 @@ def registered(pool) -> accounts.Account:  # noqa: ANN001
 
 def start(pool, account: accounts.Account, now: dt.datetime) -> dict:  # noqa: ANN001
     with pool.connection() as conn, conn.transaction():
-        return daily_market.start_attempt(conn, account, now)
+        return daily_market.start_attempt(conn, account, now, SECRET)
 
 
 def play_round(pool, game_id: int, rng: random.Random, reshuffle: tuple[int, int] | None = None) -> int:  # noqa: ANN001
@@ -123,7 +126,7 @@ def test_only_the_first_attempt_of_the_day_enters_the_list(pool) -> None:  # noq
     # Everyone's table starts from the day's deal.
     with pool.connection() as conn:
         rows = [game_store.load(conn, s["game_id"]) for s in (first, second, other)]
-    assert {r.seed for r in rows} == {daily_market.daily_seed(day)}
+    assert {r.seed for r in rows} == {daily_market.daily_seed(day, SECRET)}
     assert all(r.mode == "computer" and r.strength == "mittel" and r.seats[0] is not None for r in rows)
     # What each table says of itself (GET /api/tagesmarkt/versuch/<id>): only to its player.
     with pool.connection() as conn:

@@ -12,6 +12,7 @@ import pytest
 
 from services.lobby import daily_market
 from shared.games import get_game
+from tests.stack import TEST_SECRET as SECRET
 from tests.stack import ServiceProcess
 from tests.test_browser_hanse import play_through_ui
 from tests.test_browser_table import browser, guest_page, services, shots  # noqa: F401  (fixtures)
@@ -33,7 +34,7 @@ def test_a_guest_practises_todays_market(browser, services: tuple[ServiceProcess
         page.get_by_test_id("daily-start").click()
         page.wait_for_url("**/#/partie/*")
         expect(page.get_by_test_id("market-card")).to_have_count(5, timeout=30_000)
-        deal = daily_market.daily_deal(daily_market.berlin_day(daily_market.now_utc()))
+        deal = daily_market.daily_deal(daily_market.berlin_day(daily_market.now_utc()), SECRET)
         view = HANSE.view(deal, 0)
         shown_market = page.eval_on_selector_all("[data-testid=market-card]", "ns => ns.map(n => n.dataset.card)")
         shown_hand = page.eval_on_selector_all("[data-testid=hand-card]", "ns => ns.map(n => n.dataset.card)")

@@ -10,6 +10,7 @@ import pytest
 
 from services.lobby import daily_market
 from shared import accounts, db
+from tests.stack import TEST_SECRET as SECRET
 from tests.stack import CeleryWorker, Infra, ServiceProcess
 from tests.test_tables_support import TableClient, my_turn
 
@@ -39,7 +40,7 @@ def test_a_counted_round_enters_the_tagesliste(game_service: ServiceProcess, ai_
     account = accounts.register(pool, f"Tr{uuid.uuid4().hex[:12]}", "passwort-lang", None)
     now = daily_market.now_utc()
     with pool.connection() as conn, conn.transaction():
-        started = daily_market.start_attempt(conn, account, now)
+        started = daily_market.start_attempt(conn, account, now, SECRET)
     game_id = started["game_id"]
     client = TableClient(game_service.url, account).connect()
     try:

@@ -1,9 +1,11 @@
 """Tagesmarkt: one Battlehanse round against Mittel with the day's deal, and the Tagesliste.
 
 The day is the date in Europe/Berlin (it changes at midnight there).  The day's deal —
-deck and Ratsmarken — is a pure function of that date: the match seed is a hash of
-``"tagesmarkt-YYYY-MM-DD"``, so every player gets the same cards that day and other
-cards the next.  The player sits in seat 0 and begins (``first`` 0); one Ratssiegel
+deck and Ratsmarken — is a pure function of that date and the server's secret: the match
+seed is an HMAC-SHA-256 of ``"tagesmarkt-YYYY-MM-DD"`` keyed with ``SECRET_KEY``, so every
+player gets the same cards that day and other cards the next, and nobody can compute a
+day's deck order in advance (a plain hash of the date would give it away to anyone with
+the engine).  The player sits in seat 0 and begins (``first`` 0); one Ratssiegel
 decides (``seals_to_win`` 1), so the table ends with the round.
 
 An attempt is a local computer table (``games`` row, mode ``computer``) plus a row in
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -50,15 +53,16 @@ def berlin_day(now: dt.datetime) -> dt.date:
     return now.astimezone(BERLIN).date()
 
 
-def daily_seed(day: dt.date) -> int:
-    """The match seed of ``day``'s deal (62 bits of SHA-256: stable on every machine)."""
-    digest = hashlib.sha256(f"tagesmarkt-{day.isoformat()}".encode()).digest()
+def daily_seed(day: dt.date, secret: str) -> int:
+    """The match seed of ``day``'s deal (62 bits of an HMAC-SHA-256 keyed with the server's
+    secret: stable on every process of one installation, unknowable outside it)."""
+    digest = hmac.new(secret.encode(), f"tagesmarkt-{day.isoformat()}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") >> 2
 
 
-def daily_deal(day: dt.date) -> Any:
+def daily_deal(day: dt.date, secret: str) -> Any:
     """The engine state a Tagesmarkt table starts from on ``day``."""
-    return get_game("hanse").new_game(dict(OPTIONS), daily_seed(day))
+    return get_game("hanse").new_game(dict(OPTIONS), daily_seed(day, secret))
 
 
 def streak(days: set[dt.date], today: dt.date) -> int:
@@ -80,7 +84,7 @@ def round_score(state: Any) -> int | None:
     return int(players[PLAYER_SEAT]["total"] - players[1 - PLAYER_SEAT]["total"])
 
 
-def start_attempt(conn: psycopg.Connection, account: Account, now: dt.datetime) -> dict[str, Any]:
+def start_attempt(conn: psycopg.Connection, account: Account, now: dt.datetime, secret: str) -> dict[str, Any]:
     """Create today's table for ``account`` and record the attempt (inside the caller's transaction)."""
     day = berlin_day(now)
     # The account's row lock orders two starts of the same player: only one sees no attempt.
@@ -90,7 +94,7 @@ def start_attempt(conn: psycopg.Connection, account: Account, now: dt.datetime) 
     ).fetchone()["n"]
     counted = not account.guest and earlier == 0
     game_id = game_store.create_game(
-        conn, game="hanse", options=dict(OPTIONS), seed=daily_seed(day), seats=(account.id, None),
+        conn, game="hanse", options=dict(OPTIONS), seed=daily_seed(day, secret), seats=(account.id, None),
         mode="computer", clock=None, rated=False, stake=0, strength=STRENGTH,
     )
     conn.execute(

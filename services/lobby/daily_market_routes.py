@@ -66,7 +66,8 @@ def daily_market_blueprint(lobby: Lobby) -> Blueprint:
         if account is None:
             return _not_logged_in()
         with lobby.pool.connection() as conn, conn.transaction():
-            started = daily_market.start_attempt(conn, account, daily_market.now_utc())
+            started = daily_market.start_attempt(conn, account, daily_market.now_utc(),
+                                                   lobby.settings.secret_key)
         return jsonify(started)
 
     return bp
