@@ -13,7 +13,8 @@ errors (refusals, disconnects, moves unanswered at the end), and the ratios of t
 game service to the echo server, which are the figures to watch.  Beside them, the
 CPU time each side spent per move (``cpu_ms_per_move``: the server process, for the
 game service also PostgreSQL's and Redis's processes, and this process's scripted
-clients, which decode every state they receive), read from the
+clients, which decode every state they receive: without websocket-client's
+pure-Python UTF-8 check, which a browser does not pay), read from the
 kernel's per-process counters over the measured window: unlike the round trips it
 hardly depends on what else the machine is doing.
 
@@ -152,7 +153,10 @@ class Player:
         self.tally, self.timers, self.rng, self.echo = tally, timers, rng, echo
         self.you: int | None = None
         self.version = -1
-        self.client = socketio.Client(reconnection=False)
+        # websocket-client checks every text frame's UTF-8 in pure Python (about 1 ms per
+        # 4 KB here), CPU that a browser never spends and that competes with the servers on
+        # this machine; both servers' clients skip it alike.
+        self.client = socketio.Client(reconnection=False, websocket_extra_options={"skip_utf8_validation": True})
         self.client.on("table:state", self.on_state)
         self.client.on("error", self.on_error)
         self.client.on("disconnect", lambda *a: self.tally.errors.append("disconnect") if self.tally.measuring else None)
@@ -243,9 +247,11 @@ def processes_under(path: Path) -> list[int]:
 
 
 def run_games(url: str, pairs: list[tuple[int, str, str]], seconds: float, echo: bool,
-              cpu_groups: dict[str, Callable[[], list[int]]] | None = None) -> dict[str, Any]:
+              cpu_groups: dict[str, Callable[[], list[int]]] | None = None,
+              on_measuring: Callable[[], None] = lambda: None) -> dict[str, Any]:
     """Play every (game_id, token0, token1) pair for ``seconds``; the round-trip figures, and
-    the CPU time per move of each group of server processes in ``cpu_groups``."""
+    the CPU time per move of each group of server processes in ``cpu_groups``.
+    ``on_measuring`` runs as the measured window opens."""
     tally, timers, rng = Tally(), Timers(), random.Random(1)
     players = [Player(url, tok, gid, tally, timers, random.Random(rng.random()), echo)
                for gid, t0, t1 in pairs for tok in (t0, t1)]
@@ -262,6 +268,7 @@ def run_games(url: str, pairs: list[tuple[int, str, str]], seconds: float, echo:
     tally.round_trips_ms.clear()
     tally.measuring = True
     started = time.perf_counter()
+    on_measuring()
     time.sleep(seconds)
     tally.measuring = False
     elapsed = time.perf_counter() - started
@@ -311,6 +318,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--profile", metavar="PREFIX",
+                        help="sample the game service and the clients with py-spy over the measured window "
+                             "(collapsed stacks in PREFIX-server.txt, PREFIX-clients.txt)")
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -355,10 +365,25 @@ def main() -> int:
         with ServiceProcess("services.game", infra, "GAME_PORT", tmp / "logs", DB_POOL_MAX="20") as game:
             assert game.process is not None
             game_pid = game.process.pid
+            profiler: list[subprocess.Popen] = []
+
+            def profile() -> None:
+                if not args.profile:
+                    return
+                for name, pid in (("server", game_pid), ("clients", os.getpid())):
+                    profiler.append(subprocess.Popen(
+                        [str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(pid),
+                         "--duration", str(int(args.seconds)), "--rate", "200", "--format", "raw",
+                         "--output", f"{args.profile}-{name}.txt", "--nonblocking"],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
             result["game_service"] = run_games(
                 game.url, pairs, args.seconds, echo=False,
                 cpu_groups={"server": lambda: [game_pid], "postgres_redis": lambda: processes_under(tmp / "infra"),
-                            "clients": lambda: [os.getpid()]})
+                            "clients": lambda: [os.getpid()]},
+                on_measuring=profile)
+            for sampler in profiler:
+                sampler.wait(30)
             if result["game_service"]["errors"]:
                 # What the service said about it (its log goes with the temporary directory).
                 for line in game.log_path.read_text().splitlines():

@@ -12,11 +12,20 @@ STATE = {"game_id": 7, "view": {"cells": [[0, 1, None]], "text": "Zug „e4“ �
          "version": 3, "flag": True}
 
 
+def _decoded(packet: str) -> tuple:
+    got = Packet(encoded_packet=packet)
+    return got.packet_type, got.namespace, got.id, got.data
+
+
 def test_a_pre_encoded_payload_makes_the_same_packet_as_the_library() -> None:
+    # The same packet once decoded (orjson writes "„e4“ ✓" as UTF-8 where json escapes it).
     plain = Packet(EVENT, data=["table:state", STATE]).encode()
-    assert JsonPacket(EVENT, data=["table:state", encoded(STATE)]).encode() == plain
-    assert JsonPacket(EVENT, namespace="/x", data=["table:state", encoded(STATE)], id=4).encode() == \
-        Packet(EVENT, namespace="/x", data=["table:state", STATE], id=4).encode()
+    assert _decoded(JsonPacket(EVENT, data=["table:state", encoded(STATE)]).encode()) == _decoded(plain)
+    assert _decoded(JsonPacket(EVENT, namespace="/x", data=["table:state", encoded(STATE)], id=4).encode()) == \
+        _decoded(Packet(EVENT, namespace="/x", data=["table:state", STATE], id=4).encode()) == \
+        (EVENT, "/x", 4, ["table:state", STATE])
+    # Integer keys become strings, as json makes them; integers beyond 64 bits still encode.
+    assert json.loads(encoded({1: [2**70]})) == {"1": [2**70]}
     # Anything else takes the library's path.
     assert JsonPacket(EVENT, data=["error", {"code": "x"}]).encode() == Packet(EVENT, data=["error", {"code": "x"}]).encode()
 

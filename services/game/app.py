@@ -86,11 +86,10 @@ class TableRuntime:
     def settled(self, settled: Settled) -> None:
         """After a commit: tell every recipient, move the flag deadline, wake the computer."""
         row = settled.row
-        self.publisher.publish(settled)
-        try:
-            self.flags.set(row.id, flag_deadline(row, settled.state))
-        except redis.RedisError:
-            # The change is committed and told: Redis going away now must not report it as failed
+        deadline = flag_deadline(row, settled.state)
+        # The flag deadline goes with the publication: one round trip to Redis per change.
+        if not self.publisher.publish(settled, lambda pipe: self.flags.set_in(pipe, row.id, deadline)):
+            # The change is committed and told here: Redis going away now must not report it as failed
             # to its sender.  The flag loop derives every deadline from PostgreSQL once Redis is back.
             self.flags.resync_soon()
         if settled.finished_now:

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 
 import redis
+from redis.client import Pipeline
 
 from services.game.table import Tables, flag_deadline
 from shared import game_store
@@ -52,10 +53,15 @@ class FlagSchedule:
 
     def set(self, game_id: int, deadline: dt.datetime | None) -> None:
         """Schedule ``game_id``'s flag at ``deadline`` (None: no clock runs; drop it)."""
+        self.set_in(self.redis, game_id, deadline)
+
+    @staticmethod
+    def set_in(client: redis.Redis | Pipeline, game_id: int, deadline: dt.datetime | None) -> None:
+        """:meth:`set` through ``client``: a pipeline sends it with a move's other Redis commands."""
         if deadline is None:
-            self.redis.zrem(KEY, game_id)
+            client.zrem(KEY, game_id)
         else:
-            self.redis.zadd(KEY, {str(game_id): int(deadline.timestamp() * 1000)})
+            client.zadd(KEY, {str(game_id): int(deadline.timestamp() * 1000)})
 
     def claim_due(self, now_ms: int | None = None, limit: int = 50) -> list[int]:
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms

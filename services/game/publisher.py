@@ -10,11 +10,12 @@ person: the room ``game:<id>:seat:0`` gets the view of the side to move.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask_socketio import SocketIO
 from psycopg_pool import ConnectionPool
+from redis.client import Pipeline
 
 from services.game.payload import same_device_seat, table_state
 from services.game.table import Settled
@@ -72,8 +73,10 @@ class TablePublisher:
             return [table_room(row.id), watch_room(row.id)]
         return [table_room(row.id), seat_room(row.id, 0 if row.mode == "same_device" else you)]
 
-    def publish(self, settled: Settled) -> None:
-        self.queue.emit_each("table:state", self._payloads(settled, self.names(settled.row)))
+    def publish(self, settled: Settled, along: Callable[[Pipeline], None] = lambda pipe: None) -> bool:
+        """Every recipient's state; ``along`` adds Redis commands to the publishing round trip.
+        False when Redis could not be reached (see :meth:`JsonQueue.emit_each`)."""
+        return self.queue.emit_each("table:state", self._payloads(settled, self.names(settled.row)), along)
 
     @staticmethod
     def _payloads(settled: Settled, names: dict[int, dict[str, Any]]) -> Iterator[tuple[dict[str, Any], str]]:
