@@ -66,14 +66,16 @@ def test_the_game_goes_on_after_the_service_is_killed(infra: Infra, log_dir: Pat
 
 
 def test_two_processes_serve_one_table_without_races(infra: Infra, log_dir: Path, pool) -> None:  # noqa: ANN001
-    a, b = players(pool)
+    a, b, w = players(pool, 3)
     game_id = new_game(pool, "bullet", (a.id, b.id), clock={"base_ms": 600_000, "inc_ms": 0},
                        options={"move_limit": 100})
     one = ServiceProcess("services.game", infra, "GAME_PORT", log_dir).start()
     two = ServiceProcess("services.game", infra, "GAME_PORT", log_dir).start()
-    # a plays in two tabs, one on each process; b is on the second process.
+    # a plays in two tabs, one on each process; b is on the second process; w watches on
+    # the first (the second builds the spectator state only once it learns of w).
     a1, a2, b2 = TableClient(one.url, a).connect(), TableClient(two.url, a).connect(), TableClient(two.url, b).connect()
-    clients = [a1, a2, b2]
+    c1 = TableClient(one.url, w).connect()
+    clients = [a1, a2, b2, c1]
     try:
         for c in clients:
             c.join(game_id)
@@ -107,8 +109,10 @@ def test_two_processes_serve_one_table_without_races(infra: Infra, log_dir: Path
         codes = [e["code"] for e in a1.errors + a2.errors]
         assert codes.count("stale_version") + codes.count("not_your_turn") == 10, codes
         assert set(codes) <= {"stale_version", "not_your_turn"}
-        # All three sockets hold the same table.
-        assert a1.states[game_id]["moves"] == a2.states[game_id]["moves"] == b2.states[game_id]["moves"] == row.moves
+        # All four sockets hold the same table; the spectator's has no legal moves.
+        assert a1.states[game_id]["moves"] == a2.states[game_id]["moves"] == b2.states[game_id]["moves"] == \
+            c1.states[game_id]["moves"] == row.moves
+        assert c1.states[game_id]["you"] is None and c1.states[game_id]["view"]["legal_moves"] == []
         # Both processes watch the flags of every table: a flag falls once, one game_finished event.
         flagged = new_game(pool, "hexagon", (a.id, b.id), clock={"base_ms": 1500, "inc_ms": 0})
         a1.join(flagged)

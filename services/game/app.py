@@ -30,6 +30,7 @@ from services.game.replay import StateCache
 from services.game.review_routes import review_blueprint
 from services.game.seat_connections import SeatConnections
 from services.game.table import Settled, Tables, flag_deadline
+from services.game.watchers import Watchers
 from services.game.wire_packet import JsonPacket, JsonQueue
 from shared import ai_protocol, db, logs, outbox, settings
 from shared.health import health_blueprint, redis_check
@@ -109,6 +110,7 @@ class TableRuntime:
         socketio.start_background_task(self.flags.run, self.tables, socketio.sleep, failed("flag scheduler"))
         socketio.start_background_task(self.connections.run, self.tables, socketio.sleep, failed("seat check"))
         socketio.start_background_task(self.computer.run, self.tables, socketio.sleep, failed("computer answers"))
+        socketio.start_background_task(self.publisher.watchers.run, socketio.sleep, failed("spectator marks"))
 
 
 def allow_lobby_origin(app: Flask, lobby_url: str) -> None:
@@ -163,7 +165,8 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
                                  open=True)
     app.extensions["tables_pool"] = tables_pool
     tables = Tables(tables_pool, cache)
-    publisher = TablePublisher(socketio, pool, queue)
+    watchers = Watchers(redis_client, lambda: ((room, len(members)) for room, members in queue.rooms.get("/", {}).items()))
+    publisher = TablePublisher(socketio, pool, queue, watchers)
     answers = redis.Redis.from_url(config.redis_url, decode_responses=True, socket_timeout=10,
                                    socket_connect_timeout=2)
     computer = ComputerSeat(ai_protocol.MoveRequester(redis_client, ai_protocol.celery_sender(celery_app)), answers,

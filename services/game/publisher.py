@@ -2,7 +2,7 @@
 
 Rooms (through the Socket.IO Redis message queue, so every process's sockets hear):
 ``game:<id>:seat:<n>`` holds the sockets of the player on seat n, ``game:<id>:watch``
-the spectators'.  Each room gets the state built from its own ``view``; one payload
+the spectators' (whose state is built only while someone watches).  Each room gets the state built from its own ``view``; one payload
 never carries another seat's view.  At a same-device table both seats are one
 person: the room ``game:<id>:seat:0`` gets the view of the side to move.
 """
@@ -19,6 +19,7 @@ from redis.client import Pipeline
 
 from services.game.payload import same_device_seat, table_state
 from services.game.table import Settled
+from services.game.watchers import Watchers
 from services.game.wire_packet import JsonQueue
 from shared import game_store
 from shared.game_store import GameRow
@@ -40,9 +41,10 @@ def table_room(game_id: int) -> str:
 
 
 class TablePublisher:
-    def __init__(self, socketio: SocketIO, pool: ConnectionPool, queue: JsonQueue) -> None:
+    def __init__(self, socketio: SocketIO, pool: ConnectionPool, queue: JsonQueue, watchers: Watchers) -> None:
         self.socketio = socketio
         self.queue = queue
+        self.watchers = watchers
         self.pool = pool
         self._names: OrderedDict[int, dict[int, dict[str, Any]]] = OrderedDict()
 
@@ -75,11 +77,27 @@ class TablePublisher:
 
     def publish(self, settled: Settled, along: Callable[[Pipeline], None] = lambda pipe: None) -> bool:
         """Every recipient's state; ``along`` adds Redis commands to the publishing round trip.
-        False when Redis could not be reached (see :meth:`JsonQueue.emit_each`)."""
-        return self.queue.emit_each("table:state", self._payloads(settled, self.names(settled.row)), along)
+        False when Redis could not be reached (see :meth:`JsonQueue.emit_each`).
+
+        The spectator state is built only for a table someone watches (see
+        :mod:`services.game.watchers`): most tables have no spectator."""
+        row, names = settled.row, self.names(settled.row)
+
+        def along_and_ask(pipe: Pipeline) -> None:
+            along(pipe)
+            self.watchers.ask_in(pipe, row.id)
+
+        answers = self.queue.emit_each("table:state", self._payloads(settled, names, self.watchers.likely(row.id)),
+                                       along_and_ask)
+        if answers is None:
+            return False
+        if self.watchers.learn(row.id, bool(answers[-1])):
+            self.queue.emit_each("table:state", [(table_state(row, settled.state, None, names), watch_room(row.id))])
+        return True
 
     @staticmethod
-    def _payloads(settled: Settled, names: dict[int, dict[str, Any]]) -> Iterator[tuple[dict[str, Any], str]]:
+    def _payloads(settled: Settled, names: dict[int, dict[str, Any]],
+                  spectators: bool) -> Iterator[tuple[dict[str, Any], str]]:
         """(payload, room) for every recipient, built one at a time: the player waiting
         for this state gets it before the next payload is even built."""
         row, state = settled.row, settled.state
@@ -91,7 +109,8 @@ class TablePublisher:
             for seat in sorted((0, 1), key=lambda s: s not in to_move):
                 if row.seats[seat] is not None:
                     yield table_state(row, state, seat, names), seat_room(row.id, seat)
-        yield table_state(row, state, None, names), watch_room(row.id)
+        if spectators:
+            yield table_state(row, state, None, names), watch_room(row.id)
 
     def presence(self, game_id: int, user_id: int, away_ms: int | None, claim_after_ms: int,
                  to: str | None = None) -> None:

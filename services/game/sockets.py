@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import redis
 from flask import request, session
 from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room, leave_room
 from psycopg_pool import ConnectionPool
@@ -122,6 +123,16 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
     def join(data: dict[str, Any]) -> None:
         settled = tables.current(data["game_id"])
         check_onlooker(settled.row, session_user_id())
+        if not settled.row.seats_of(session_user_id()):
+            # A spectator: in the room, then the table marked watched, then the table read
+            # again, in this order, so that no change falls between (services.game.watchers).
+            for room in publisher.rooms_for(settled, session_user_id()):
+                join_room(room)
+            try:
+                publisher.watchers.mark(settled.row.id)
+            except redis.RedisError:
+                log.warning("spectator mark not set", extra={"fields": {"game_id": settled.row.id}})
+            settled = tables.current(settled.row.id)
         sit_down(settled)
         if settled.row.running and settled.row.mode == "wartesaal" and settled.row.seats_of(session_user_id()):
             status.playing(session_user_id())

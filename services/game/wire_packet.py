@@ -150,7 +150,7 @@ class JsonQueue(socketio.RedisManager):
                 "callback": None, "host_id": self.host_id}
 
     def emit_each(self, event: str, payloads: Iterable[tuple[Any, str]],
-                  along: Callable[[Pipeline], None] = lambda pipe: None) -> bool:
+                  along: Callable[[Pipeline], None] = lambda pipe: None) -> list[Any] | None:
         """Emit ``event`` with each (data, room) pair of ``payloads`` (an iterable, so the
         next payload is built only once the one before went to this process's sockets),
         then publish them to the other processes as one message (a table's change goes
@@ -158,8 +158,9 @@ class JsonQueue(socketio.RedisManager):
         payload is encoded to JSON once, for both.
 
         ``along`` adds the change's other Redis commands (the flag deadline) to the same
-        round trip.  False when Redis could not be reached: the local sockets have their
-        states, the other processes and ``along``'s commands may not."""
+        round trip; their answers follow the publication's in the list returned.  None
+        when Redis could not be reached: the local sockets have their states, the other
+        processes and ``along``'s commands may not."""
         messages = []
         for data, room in payloads:
             message = self._message(event, encoded(data), room)
@@ -171,7 +172,7 @@ class JsonQueue(socketio.RedisManager):
             messages.append(message)
         return self._publish_along({"method": "emit", "batch": messages, "host_id": self.host_id}, along)
 
-    def _publish_along(self, data: dict[str, Any], along: Callable[[Pipeline], None]) -> bool:
+    def _publish_along(self, data: dict[str, Any], along: Callable[[Pipeline], None]) -> list[Any] | None:
         """``_publish`` (two attempts, reconnecting as the library does) with ``along``'s
         commands in one pipeline: one round trip to Redis for everything a change sends."""
         text = self.json.dumps(data)
@@ -182,12 +183,11 @@ class JsonQueue(socketio.RedisManager):
                 pipe = self.redis.pipeline(transaction=False)
                 pipe.publish(self.channel, text)
                 along(pipe)
-                pipe.execute()
-                return True
+                return pipe.execute()
             except Exception as exc:
                 log.warning("cannot publish to redis", extra={"fields": {"error": repr(exc), "attempt": attempt}})
                 self.connected = False
-        return False
+        return None
 
     def _handle_emit(self, message: dict[str, Any]) -> None:
         batch = message.get("batch")
