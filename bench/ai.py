@@ -21,7 +21,10 @@ Starts its own embedded PostgreSQL and Redis.  Prints one JSON object per figure
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
+import os
+import re
 import sys
 import tempfile
 import time
@@ -93,8 +96,9 @@ def review_batch(conn: psycopg.Connection, n_reviews: int) -> list[tuple[int, in
 
 
 def run_batch(infra: Infra, logs: Path, conn: psycopg.Connection, targets: list[tuple[int, int]], workers: int,
-              budget_ms: int) -> float:
-    """Seconds ``workers`` single-child batch workers take for the reviews of ``targets``."""
+              budget_ms: int) -> tuple[float, list[dict], float]:
+    """Seconds ``workers`` single-child batch workers take for the reviews of ``targets``, what
+    each worker did meanwhile (:func:`timeline`), and the machine's 1-minute load average at the end."""
     from services.ai_worker.review import ensure_reviews, send_unsent
 
     app = sender_app(infra.redis_url)
@@ -108,14 +112,53 @@ def run_batch(infra: Infra, logs: Path, conn: psycopg.Connection, targets: list[
         _wait_done(conn, warm)
         conn.execute("DELETE FROM reviews WHERE game_id = ANY(%s)", ([g for g, _ in targets],))
         ids = ensure_reviews(conn, targets, budget_ms)
-        started = time.monotonic()
+        started, started_at = time.monotonic(), time.time()
         send_unsent(conn, ids, lambda rid: app.send_task("ai.review_game", args=[rid]))
         _wait_done(conn, ids)
-        return time.monotonic() - started
+        took = time.monotonic() - started
+        return took, [timeline(w.log_path, started_at, started_at + took) for w in started_workers], os.getloadavg()[0]
     finally:
         for worker in started_workers:
             worker.stop()
         app.close()
+
+
+LOG_TIME = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}): [^\]]*\] (.*)$")
+PART_EVENT = re.compile(r"review (\d+) part (\d+) (started: \d+ points \(task set up in ([\d.]+) s\)"
+                        r"|stored ply \d+ \(judged in ([\d.]+) s, stored and told in ([\d.]+) s\)|done)")
+
+
+def timeline(log_path: Path, start: float, end: float) -> dict:
+    """One worker's share of a batch run from its log: the parts it ran (offsets in seconds from
+    the batch's start), its busy time (part started → done), the judged moves' time inside
+    ``judge`` and storing/telling, the tasks' set-up before their part started (connection,
+    replay; not in busy), and its idle time between the batch's start and end."""
+    parts: list[dict] = []
+    judge_s = store_s = setup_s = 0.0
+    for line in log_path.read_text().splitlines():
+        stamped = LOG_TIME.match(line)
+        if not stamped:
+            continue
+        at = dt.datetime.strptime(stamped.group(1), "%Y-%m-%d %H:%M:%S,%f").timestamp() - start
+        event = PART_EVENT.search(stamped.group(2))
+        if at < 0 or event is None:  # before the start: the warm-up
+            continue
+        what = event.group(3)
+        if what.startswith("started"):
+            parts.append({"part": f"{event.group(1)}/{event.group(2)}", "from": round(at, 2), "moves": 0})
+            setup_s += float(event.group(4))
+        elif parts and what.startswith("stored"):
+            parts[-1]["moves"] += 1
+            judge_s += float(event.group(5))
+            store_s += float(event.group(6))
+        elif parts and what == "done":
+            parts[-1]["to"] = round(at, 2)
+    busy = sum(p.get("to", end - start) - p["from"] for p in parts)
+    return {"parts": len(parts), "moves": sum(p["moves"] for p in parts), "busy_s": round(busy, 1),
+            "judge_s": round(judge_s, 1), "store_s": round(store_s, 1), "task_setup_s": round(setup_s, 2),
+            "first_start_s": parts[0]["from"] if parts else None, "last_end_s": parts[-1].get("to") if parts else None,
+            "idle_s": round(end - start - busy, 1), "runs": [[p["part"], p["from"], p.get("to"), p["moves"]]
+                                                             for p in parts]}
 
 
 def _wait_done(conn: psycopg.Connection, ids: list[int], timeout: float = 3600) -> None:
@@ -136,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--review-budget-ms", type=int, default=100)
     parser.add_argument("--skip-stark", action="store_true")
     parser.add_argument("--skip-batch", action="store_true")
+    parser.add_argument("--timeline", action="store_true",
+                        help="also print each batch worker's parts (review/part, from, to, moves) and busy/idle time")
     args = parser.parse_args(argv)
 
     from services.ai_worker.players import PLAYERS
@@ -150,14 +195,18 @@ def main(argv: list[str] | None = None) -> int:
             if not args.skip_batch:
                 with psycopg.connect(infra.database_url, autocommit=True) as conn:
                     targets = review_batch(conn, args.reviews)
-                    one = run_batch(infra, logs, conn, targets, 1, args.review_budget_ms)
-                    two = run_batch(infra, logs, conn, targets, 2, args.review_budget_ms)
+                    one, one_timeline, one_load = run_batch(infra, logs, conn, targets, 1, args.review_budget_ms)
+                    two, two_timeline, two_load = run_batch(infra, logs, conn, targets, 2, args.review_budget_ms)
                     moves = conn.execute("SELECT count(*) FROM review_moves m JOIN reviews r ON r.id = m.review_id"
                                          " WHERE r.game_id = ANY(%s)", ([g for g, _ in targets],)).fetchone()[0]
                 print(json.dumps({"figure": "batch_reviews", "reviews": len(targets), "judged_moves": moves,
                                   "budget_ms": args.review_budget_ms, "one_worker_s": round(one, 1),
                                   "two_workers_s": round(two, 1), "ratio": round(two / one, 3),
-                                  "target_ratio_max": 0.6}), flush=True)
+                                  "target_ratio_max": 0.6, "load_1min_at_end": [one_load, two_load]}), flush=True)
+                if args.timeline:
+                    for workers, lines in ((1, one_timeline), (2, two_timeline)):
+                        print(json.dumps({"figure": "batch_timeline", "workers": workers, "per_worker": lines}),
+                              flush=True)
         finally:
             infra.stop()
     return 0

@@ -14,7 +14,9 @@ short work.  While it waits, the command sends again every review part whose wor
 silent (heartbeat older than ``--stale-after`` seconds, by default 10 s + 3 × the budget
 per move; see ``review_task``): a whole worker killed mid-review is replaced by any
 other batch worker within seconds instead of after the broker's one-hour visibility
-timeout.
+timeout.  Once the batch queue is empty, it also sends again every part (or review)
+handed out longer ago than that limit that no worker started: its worker died between
+taking the message and starting (:func:`resend_stale`).
 
 Interrupt with Ctrl-C at any moment and start it again: a review that is done is
 skipped, a queued one already sent is not sent twice (``enqueued_at``), one written but
@@ -41,6 +43,8 @@ TASK_NAME = "ai.review_game"
 STALE_MIN_S = 10.0
 STALE_BUDGETS = 3  # judged moves' budgets on top of STALE_MIN_S
 SWEEP_EVERY_S = 2.0  # how often the waiting command looks for parts of dead workers
+WHY = {"silent": ("Arbeiter ohne Lebenszeichen", "worker silent"),
+       "never started": ("genommen, nie begonnen", "taken, never started")}
 
 
 def review_seats(conn: psycopg.Connection, date_from: dt.date, date_to: dt.date, player: str | None = None,
@@ -103,26 +107,56 @@ def stale_limit_s(budget_ms: int) -> float:
     return STALE_MIN_S + STALE_BUDGETS * budget_ms / 1000
 
 
-def resend_stale(conn: psycopg.Connection, send: Callable[[int, int], None],
-                 stale_after: float | None = None) -> list[tuple[int, int]]:
-    """Send again every running part whose worker went silent; return their (review_id, part).
+def resend_stale(conn: psycopg.Connection, send: Callable[[int, int | None], None],
+                 stale_after: float | None = None,
+                 batch_waiting: Callable[[], int] | None = None) -> list[tuple[int, int | None, str]]:
+    """Send again the work of workers that died; return ``(review_id, part, why)`` of each.
 
-    ``stale_after`` (seconds) overrides :func:`stale_limit_s`.  The heartbeat is reset in
-    the same statement that picks a part, so of several processes looking at once only
-    one sends it, and it is not sent again before the new task had its chance."""
+    ``why`` is ``"silent"``: a running part whose heartbeat is older than the limit
+    (:func:`stale_limit_s`, or ``stale_after`` seconds).  It goes back to 'queued', handed
+    out anew (``sent_at``) in the statement that picks it, so of several processes looking
+    at once only one sends it; from then on it is a part handed out and not started:
+
+    ``"never started"``: a part handed out, or a review's first task sent (``enqueued_at``;
+    ``part`` None), longer ago than the same limit, that no worker started (nor beat for,
+    ``heartbeat_at``) since, while the batch queue is empty.  Its message is then in no
+    queue: a worker took it and died (or failed) before marking it, and the broker would
+    hand it out again only after its one-hour visibility timeout (a failed task's message
+    never).  A part still waiting in the queue, however long, is not sent twice; only one a
+    live worker took a few milliseconds ago and has not marked yet can be, which costs one
+    task that finds the part running or done.  Lowering the visibility timeout instead
+    would have to stay above the longest part a worker runs (``CHUNK_SECONDS``: minutes)
+    and would apply to the interactive queue too.  ``batch_waiting`` (messages in the
+    batch queue; default: the broker's count) is asked only when such work exists."""
+    limit = {"after": stale_after, "min": STALE_MIN_S, "per": STALE_BUDGETS}
+    older = ("< now() - make_interval(secs => coalesce(%(after)s::float8,"
+             " %(min)s + %(per)s * r.budget_ms / 1000.0))")
     rows = conn.execute(
-        """
-        UPDATE review_parts p SET heartbeat_at = now()
-          FROM reviews r
-         WHERE r.id = p.review_id AND r.status = 'running' AND p.status = 'running'
-           AND p.heartbeat_at < now() - make_interval(secs => coalesce(%(after)s::float8,
-                                                                      %(min)s + %(per)s * r.budget_ms / 1000.0))
-        RETURNING p.review_id, p.part
-        """, {"after": stale_after, "min": STALE_MIN_S, "per": STALE_BUDGETS}).fetchall()
-    found = sorted((r["review_id"], r["part"]) if isinstance(r, dict) else (r[0], r[1]) for r in rows)
-    for review_id, part in found:
+        "UPDATE review_parts p SET status = 'queued', sent_at = now() FROM reviews r"
+        " WHERE r.id = p.review_id AND r.status = 'running' AND p.status = 'running'"
+        f" AND p.heartbeat_at {older} RETURNING p.review_id, p.part", limit).fetchall()
+    found = [(_col(r, 0, "review_id"), _col(r, 1, "part"), "silent") for r in rows]
+    unstarted_part = ("r.id = p.review_id AND r.status = 'running' AND p.status = 'queued'"
+                      f" AND greatest(p.sent_at, p.heartbeat_at) {older}")
+    unstarted = conn.execute(
+        f"SELECT (EXISTS (SELECT 1 FROM review_parts p JOIN reviews r ON {unstarted_part})"
+        f" OR EXISTS (SELECT 1 FROM reviews r WHERE r.status = 'queued' AND r.enqueued_at {older})) AS found",
+        limit).fetchone()
+    if _col(unstarted, 0, "found") and (batch_waiting or celery_batch_waiting)() == 0:
+        rows = conn.execute(f"UPDATE review_parts p SET sent_at = now() FROM reviews r WHERE {unstarted_part}"
+                            " RETURNING p.review_id, p.part", limit).fetchall()
+        found += [(_col(r, 0, "review_id"), _col(r, 1, "part"), "never started") for r in rows]
+        rows = conn.execute(f"UPDATE reviews r SET enqueued_at = now() WHERE r.status = 'queued' AND r.enqueued_at"
+                            f" {older} RETURNING r.id", limit).fetchall()
+        found += [(_col(r, 0, "id"), None, "never started") for r in rows]
+    found.sort(key=lambda f: (f[0], -1 if f[1] is None else f[1]))
+    for review_id, part, _why in found:
         send(review_id, part)
     return found
+
+
+def _col(row: object, index: int, name: str) -> object:
+    return row[name] if isinstance(row, dict) else row[index]
 
 
 def counts(conn: psycopg.Connection, review_ids: Sequence[int]) -> dict[str, int]:
@@ -138,10 +172,20 @@ def celery_send(review_id: int) -> None:
     app.send_task(TASK_NAME, args=[review_id])
 
 
-def celery_send_part(review_id: int, part: int) -> None:
+def celery_send_part(review_id: int, part: int | None) -> None:
+    """``part`` None: the review's first task (it plans the parts)."""
     from services.ai_worker.app import app
 
-    app.send_task(TASK_NAME, args=[review_id, part])
+    app.send_task(TASK_NAME, args=[review_id] if part is None else [review_id, part])
+
+
+def celery_batch_waiting() -> int:
+    """Messages waiting in the batch queue, as the broker counts them (every priority)."""
+    from services.ai_worker.app import BATCH, app
+
+    with app.connection_for_read() as connection:
+        # Not passive: the Redis transport calls an empty queue missing.  Declaring it is harmless.
+        return connection.default_channel.queue_declare(queue=BATCH).message_count
 
 
 def _date(text: str) -> dt.date:
@@ -170,7 +214,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None, send: Callable[[int], None] = celery_send,
-         send_part: Callable[[int, int], None] = celery_send_part) -> int:
+         send_part: Callable[[int, int | None], None] = celery_send_part) -> int:
     args = parse_args(argv)
     out = sys.stdout
     try:
@@ -187,9 +231,11 @@ def main(argv: Sequence[str] | None = None, send: Callable[[int], None] = celery
             while True:
                 if time.monotonic() >= next_sweep:
                     next_sweep = time.monotonic() + SWEEP_EVERY_S
-                    for review_id, part in resend_stale(conn, send_part, args.stale_after):
-                        print(f"\nRückblick {review_id} Teil {part} neu gesendet (Arbeiter ohne Lebenszeichen) / "
-                              f"review {review_id} part {part} sent again (worker silent)", file=out, flush=True)
+                    for review_id, part, why in resend_stale(conn, send_part, args.stale_after):
+                        de, en = WHY[why]
+                        teil, part_en = ("", "") if part is None else (f" Teil {part}", f" part {part}")
+                        print(f"\nRückblick {review_id}{teil} neu gesendet ({de}) / "
+                              f"review {review_id}{part_en} sent again ({en})", file=out, flush=True)
                 now = counts(conn, ids)
                 finished = now["done"] + now["failed"]
                 print(f"\rFertig / done {now['done']}/{len(ids)}  läuft/running {now['running']}  "

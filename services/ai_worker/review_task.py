@@ -24,9 +24,11 @@ child's task is redelivered at once (``task_reject_on_worker_lost``); a killed *
 worker's message would wait for the broker's one-hour visibility timeout, so each part
 keeps a heartbeat (``review_parts.heartbeat_at``, set with every stored move) and a
 running part silent for longer than ``review.stale_limit_s`` is sent again by the batch
-command, by every batch worker when it finished a part, and by a batch worker when it
-starts (``review.resend_stale``).  A long part re-sends itself every ``CHUNK_SECONDS``
-so no single task comes near the visibility timeout.
+command, by every batch worker when it finished a part, when it starts and every
+``IDLE_SWEEP_S`` (``review.resend_stale``).  The same sweep sends again a part handed out
+(``sent_at``) that no worker started within that limit while the batch queue is empty:
+its worker died between taking the message and marking the part running.  A long part
+re-sends itself every ``CHUNK_SECONDS`` so no single task comes near the visibility timeout.
 
 Progress goes to Socket.IO room ``review:<id>`` as ``review_progress`` {review_id,
 done, total, ply, class} and finally ``review_done`` {review_id, status}.
@@ -46,7 +48,7 @@ import psycopg
 from celery.signals import worker_ready
 from psycopg.rows import dict_row
 
-from services.ai_worker.app import app
+from services.ai_worker.app import BATCH, app
 from services.ai_worker.move_task import player_for
 from services.ai_worker.ping import emitter
 from shared import settings
@@ -63,6 +65,8 @@ MAX_PARTS = 99  # per planning; lock keys 727_100 + part stay below 728_000 (par
 VALUE_SHARE = 0.25  # of a move's budget spent on value_of when analyse did not value the move played
 ALTERNATIVES = 5  # best moves stored with each judged move
 EVERY_MOVE = 1_000_000  # an analyse limit no position reaches
+IDLE_SWEEP_S = 15.0  # a batch worker looks for work of dead workers this often, busy or not
+SWEEP_CONNECT_TIMEOUT_S = 3
 
 
 @dataclass(frozen=True)
@@ -137,7 +141,16 @@ def judge(player: Any, point: ReviewPoint, budget: float, rng: random.Random) ->
 
 
 def _connect() -> psycopg.Connection:
-    return psycopg.connect(settings.load().database_url, autocommit=True, row_factory=dict_row)
+    """A connection whose commits do not wait for the disk (``synchronous_commit=off``).
+
+    A worker stores one judged move about every budget; waiting for the WAL flush cost
+    4–10 ms of each (``bench.ai --timeline``), time in which the worker searches nothing.
+    What a review writes can be computed again: a PostgreSQL crash loses at most the last
+    ~0.6 s of commits (3 × ``wal_writer_delay``), and a part resent after it judges just
+    those moves again.  Other sessions see a commit at once, as before, so the part locks,
+    the stored moves and the heartbeats mean what they did."""
+    return psycopg.connect(settings.load().database_url, autocommit=True, row_factory=dict_row,
+                           options="-c synchronous_commit=off")
 
 
 def part_bounds(n_points: int, part_points: int = PART_POINTS) -> list[tuple[int, int]]:
@@ -185,41 +198,53 @@ def _send_part(review_id: int, part: int) -> None:
 
 
 def _plan_parts(conn: psycopg.Connection, review_id: int, n_points: int, restart: bool) -> int | None:
-    """Write parts for the points no part covers yet (all of them the first time; the moves
-    made since, when a review of a running game is asked for again), send the task of every
-    part still to do but the first, and return that first one (None: nothing left to do).
+    """Mark the review running, write parts for the points no part covers yet (all of them
+    the first time; the moves made since, when a review of a running game is asked for
+    again), send the task of every part handed out but the first, and return that first one
+    (None: nothing left to do).
 
-    ``restart`` (the review was queued anew after it ended): parts left undone then are sent
-    again.  A concurrent coordinator writes the same parts (ON CONFLICT) and may send a part
-    twice at worst, which the part's lock and the stored moves make harmless."""
+    ``restart`` (the review was queued anew after it ended, or is new): parts left undone
+    are handed out again.  Handing out (``sent_at``) commits together with the review's
+    'running' before any send: a worker dying before or while it sends leaves parts marked
+    sent that no queue holds, which ``review.resend_stale`` sends again once the batch queue
+    is empty; no state is left that no rule covers.  A concurrent coordinator writes the
+    same parts (ON CONFLICT) and may send a part twice at worst, which the part's lock and
+    the stored moves make harmless."""
     with conn.transaction():
+        conn.execute("UPDATE reviews SET status = 'running', attempts = attempts + 1,"
+                     " started_at = coalesce(started_at, now()), moves_total = %s,"
+                     " moves_done = (SELECT count(*) FROM review_moves WHERE review_id = %s) WHERE id = %s",
+                     (n_points, review_id, review_id))
         known = conn.execute("SELECT coalesce(max(end_point), 0) AS covered, coalesce(max(part) + 1, 0) AS next"
                              " FROM review_parts WHERE review_id = %s", (review_id,)).fetchone()
+        handed = set()
         for offset, (first, end) in enumerate(part_bounds(n_points - known["covered"])):
-            conn.execute("INSERT INTO review_parts (review_id, part, first_point, end_point) VALUES (%s, %s, %s, %s)"
-                         " ON CONFLICT DO NOTHING",
-                         (review_id, known["next"] + offset, known["covered"] + first, known["covered"] + end))
+            row = conn.execute("INSERT INTO review_parts (review_id, part, first_point, end_point, sent_at)"
+                               " VALUES (%s, %s, %s, %s, now()) ON CONFLICT DO NOTHING RETURNING part",
+                               (review_id, known["next"] + offset, known["covered"] + first,
+                                known["covered"] + end)).fetchone()
+            if row is not None:
+                handed.add(row["part"])
         if restart:
-            conn.execute("UPDATE review_parts SET status = 'queued', sent_at = NULL"
-                         " WHERE review_id = %s AND status <> 'done'", (review_id,))
-    todo = conn.execute("SELECT part, status, sent_at FROM review_parts WHERE review_id = %s AND status <> 'done'"
-                        " ORDER BY part", (review_id,)).fetchall()
-    for row in todo[1:]:
-        if row["status"] == "queued" and row["sent_at"] is None:
-            # Sent before sent_at is set: an interruption between the two sends it twice at worst.
-            _send_part(review_id, row["part"])
-            conn.execute("UPDATE review_parts SET sent_at = now() WHERE review_id = %s AND part = %s",
-                         (review_id, row["part"]))
-    return todo[0]["part"] if todo else None
+            handed |= {r["part"] for r in conn.execute("UPDATE review_parts SET status = 'queued', sent_at = now()"
+                                                       " WHERE review_id = %s AND status <> 'done' RETURNING part",
+                                                       (review_id,))}
+        todo = conn.execute("SELECT min(part) AS first FROM review_parts WHERE review_id = %s AND status <> 'done'",
+                            (review_id,)).fetchone()["first"]
+    for part in sorted(handed - {todo}):
+        _send_part(review_id, part)
+    return todo
 
 
 def _finish_if_complete(conn: psycopg.Connection, review_id: int) -> str:
     """Mark the review done when every part is; the statement runs after this part's own
-    'done' committed, so of two parts finishing together the later one sees both."""
+    'done' committed, so of two parts finishing together the later one sees both.  The
+    count of judged moves is taken anew (each stored move only added one to it)."""
     done = conn.execute(
-        "UPDATE reviews SET status = 'done', finished_at = now() WHERE id = %s AND status = 'running'"
+        "UPDATE reviews SET status = 'done', finished_at = now(),"
+        " moves_done = (SELECT count(*) FROM review_moves WHERE review_id = %s) WHERE id = %s AND status = 'running'"
         " AND NOT EXISTS (SELECT 1 FROM review_parts WHERE review_id = %s AND status <> 'done') RETURNING id",
-        (review_id, review_id)).fetchone()
+        (review_id, review_id, review_id)).fetchone()
     if done is not None:
         _emit("review_done", review_id, {"status": "done"})
         return "done"
@@ -243,6 +268,8 @@ def _run_part(conn: psycopg.Connection, review_id: int, part: int, game_row: dic
         log.exception("review %s cannot replay its game", review_id)
         return _fail(conn, review_id, f"{type(exc).__name__}: {exc}")
     budget = game_row["budget_ms"] / 1000
+    log.info("review %s part %s started: %s points (task set up in %.3f s)", review_id, part, len(mine),
+             time.monotonic() - started)
     stored = {r["ply"] for r in conn.execute("SELECT ply FROM review_moves WHERE review_id = %s AND ply = ANY(%s)",
                                              (review_id, [p.ply for p in mine]))}
     for point in mine:
@@ -251,38 +278,44 @@ def _run_part(conn: psycopg.Connection, review_id: int, part: int, game_row: dic
         if time.monotonic() - started > CHUNK_SECONDS:
             _send_part(review_id, part)  # continue in a fresh task; our lock goes with this connection
             return "continued"
+        judging = time.monotonic()
         try:
             verdict = judge(player, point, budget, random.Random(f"{review_id}:{point.ply}"))
         except Exception as exc:  # a player bug must not leave the review "running" forever
             log.exception("review %s failed at ply %s", review_id, point.ply)
             return _fail(conn, review_id, f"ply {point.ply}: {type(exc).__name__}: {exc}")
+        judged = time.monotonic()
         try:
-            with conn.transaction():
-                conn.execute(
-                    "INSERT INTO review_moves (review_id, ply, played, best, best_value, played_value, loss,"
-                    " class, alternatives) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                    (review_id, point.ply, verdict["played"], verdict["best"], verdict["best_value"],
-                     verdict["played_value"], verdict["loss"], verdict["class"],
-                     json.dumps(verdict["alternatives"])))
-                conn.execute("UPDATE review_parts SET heartbeat_at = now() WHERE review_id = %s AND part = %s",
-                             (review_id, part))
-                review = conn.execute("UPDATE reviews SET moves_done = (SELECT count(*) FROM review_moves"
-                                      " WHERE review_id = %s) WHERE id = %s RETURNING moves_done, moves_total, status",
-                                      (review_id, review_id)).fetchone()
+            # One statement, one round trip: with every core searching, each extra round trip
+            # waits for PostgreSQL to be scheduled (measured: bench.ai --timeline).
+            review = conn.execute(
+                "WITH stored AS (INSERT INTO review_moves (review_id, ply, played, best, best_value, played_value,"
+                " loss, class, alternatives) VALUES (%(review)s, %(ply)s, %(played)s, %(best)s, %(best_value)s,"
+                " %(played_value)s, %(loss)s, %(class)s, %(alternatives)s) ON CONFLICT DO NOTHING RETURNING 1),"
+                " beat AS (UPDATE review_parts SET heartbeat_at = now() WHERE review_id = %(review)s"
+                " AND part = %(part)s)"
+                " UPDATE reviews SET moves_done = moves_done + (SELECT count(*) FROM stored) WHERE id = %(review)s"
+                " RETURNING moves_done, moves_total, status",
+                {"review": review_id, "part": part, "ply": point.ply, "played": verdict["played"],
+                 "best": verdict["best"], "best_value": verdict["best_value"],
+                 "played_value": verdict["played_value"], "loss": verdict["loss"], "class": verdict["class"],
+                 "alternatives": json.dumps(verdict["alternatives"])}).fetchone()
         except psycopg.errors.ForeignKeyViolation:
             # A Zug zurück dropped this review of a running game: its moves may be gone.
             log.info("review %s was dropped meanwhile", review_id)
             return "dropped"
         if review is None:
             return "dropped"
-        # One line per stored move: the resume test reads them to prove no move was judged twice.
-        log.info("review %s part %s stored ply %s", review_id, part, point.ply)
         _emit("review_progress", review_id, {"done": review["moves_done"], "total": review["moves_total"],
                                              "ply": point.ply, "class": verdict["class"]})
+        # One line per stored move: the resume test reads them to prove no move was judged twice.
+        log.info("review %s part %s stored ply %s (judged in %.3f s, stored and told in %.3f s)", review_id, part,
+                 point.ply, judged - judging, time.monotonic() - judged)
         if review["status"] == "failed":  # another part failed: the rest is wasted work
             return "failed"
     conn.execute("UPDATE review_parts SET status = 'done', heartbeat_at = now() WHERE review_id = %s AND part = %s",
                  (review_id, part))
+    log.info("review %s part %s done", review_id, part)
     return _finish_if_complete(conn, review_id)
 
 
@@ -314,10 +347,6 @@ def review_game(review_id: int, part: int | None = None) -> str:
             log.exception("review %s cannot replay its game", review_id)
             return _fail(conn, review_id, f"{type(exc).__name__}: {exc}")
         if part is None:
-            conn.execute("UPDATE reviews SET status = 'running', attempts = attempts + 1,"
-                         " started_at = coalesce(started_at, now()), moves_total = %s,"
-                         " moves_done = (SELECT count(*) FROM review_moves WHERE review_id = %s) WHERE id = %s",
-                         (n_points, review_id, review_id))
             try:
                 part = _plan_parts(conn, review_id, n_points, restart=row["status"] == "queued")
             except psycopg.errors.ForeignKeyViolation:
@@ -335,19 +364,32 @@ def review_game(review_id: int, part: int | None = None) -> str:
 
 def _resend_stale(conn: psycopg.Connection) -> None:
     """Every live batch worker looks for parts of dead workers when it finished one."""
-    from services.ai_worker.review import resend_stale
+    from services.ai_worker.review import WHY, resend_stale
 
     try:
-        resend_stale(conn, _send_part)
+        for review_id, part, why in resend_stale(conn, _send_part):
+            log.info("review %s part %s sent again (%s)", review_id, part, WHY[why][1])
     except Exception:  # the batch command looks too; a failed look must not fail this review
         log.warning("looking for stale review parts failed", exc_info=True)
 
 
 @worker_ready.connect
-def _look_for_stale_parts(**_kwargs: object) -> None:
-    """A (re)started worker sends again the parts a dead worker left running."""
+def _look_for_stale_parts(sender: Any = None, **_kwargs: object) -> None:
+    """A (re)started worker sends again the parts a dead worker left; a batch worker then
+    looks again every ``IDLE_SWEEP_S`` on its consumer's timer (the main process's event loop,
+    no thread beside the prefork children), so lost work goes on when no part finishes and
+    no batch command waits either (a Rückblick asked for at a table)."""
+    _sweep_from_main_process()
+    timer = getattr(sender, "timer", None)
+    if timer is not None and BATCH in (app.amqp.queues.consume_from or {}):
+        timer.call_repeatedly(IDLE_SWEEP_S, _sweep_from_main_process)
+
+
+def _sweep_from_main_process() -> None:
     try:
-        with _connect() as conn:
+        # A short connect timeout: the main process also fetches every queue's messages.
+        with psycopg.connect(settings.load().database_url, autocommit=True, row_factory=dict_row,
+                             connect_timeout=SWEEP_CONNECT_TIMEOUT_S) as conn:
             _resend_stale(conn)
     except Exception:
-        log.warning("looking for stale review parts at start failed", exc_info=True)
+        log.warning("looking for stale review parts failed", exc_info=True)

@@ -3,7 +3,9 @@
 SIGKILL of the worker's main process and its prefork children leaves the task's
 message unacknowledged in Redis until the broker's one-hour visibility timeout; the
 part's heartbeat in PostgreSQL (migration 0014) goes stale within seconds instead, and
-the batch command (or a live worker) sends the part again.
+the batch command (or a live worker) sends the part again.  A part whose worker died
+after taking its message but before starting it has no heartbeat: it is sent again once
+the batch queue is empty and it was handed out longer ago than the same limit.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from services.ai_worker.review_task import count_points, part_bounds, replay_points
+from services.ai_worker.review_task import REVIEW_LOCK_SPACE, count_points, part_bounds, replay_points
 from shared.games import get_game
 from tests.ai.game_rows import insert_finished, play_out, random_chooser
 from tests.stack import ROOT, CeleryWorker, Infra
@@ -82,6 +84,7 @@ def test_a_review_of_a_killed_worker_is_finished_by_another_without_judging_a_mo
 
     first = CeleryWorker(infra, log_dir, queues="batch", concurrency=1).start()
     second = CeleryWorker(infra, log_dir, queues="batch", concurrency=1)
+    taker = CeleryWorker(infra, log_dir, queues="batch", concurrency=1)
     cli = subprocess.Popen([sys.executable, "-m", "services.ai_worker.review", "--from", DAY.isoformat(),
                             "--to", DAY.isoformat(), "--seat", "1", "--budget-ms", "100", "--stale-after", "3",
                             "--interval", "0.2"], cwd=ROOT, env=infra.env(), stdout=subprocess.PIPE,
@@ -101,6 +104,19 @@ def test_a_review_of_a_killed_worker_is_finished_by_another_without_judging_a_mo
         running = db.execute("SELECT count(*) FROM review_parts WHERE review_id = %s AND status = 'running'",
                              (review_id,)).fetchone()[0]
         assert running == 1  # the dead worker's part: only a stale heartbeat can bring it back
+        # A worker takes part 1's message and dies before it starts the part: the test holds the
+        # part's lock, so the worker cannot get past taking it.  Its message stays unacknowledged
+        # in Redis (one hour); the part stays 'queued'.
+        with psycopg.connect(infra.database_url, autocommit=True) as holder:
+            holder.execute("SELECT pg_advisory_lock(%s, %s)", (REVIEW_LOCK_SPACE + 1, review_id))
+            taker.start()
+            give_up = time.monotonic() + 30
+            while "Task ai.review_game[" not in taker.log_path.read_text():
+                assert time.monotonic() < give_up, taker.log_path.read_text()[-3000:]
+                time.sleep(0.02)
+            _kill_whole_worker(taker)
+        assert db.execute("SELECT status FROM review_parts WHERE review_id = %s AND part = 1",
+                          (review_id,)).fetchone()[0] == "queued"
         second.start()
         out, _ = cli.communicate(timeout=90)
         took = time.monotonic() - killed
@@ -108,10 +124,14 @@ def test_a_review_of_a_killed_worker_is_finished_by_another_without_judging_a_mo
         if cli.poll() is None:
             cli.kill()
         second.stop()
+        taker.stop()
         first.stop()
     assert cli.returncode == 0, out
     assert took < 60, f"the review took {took:.0f} s after the kill"
     assert "sent again (worker silent)" in out
+    # The command or the live worker (whichever looked first once the queue was empty).
+    assert f"review {review_id} part 1 sent again (taken, never started)" in out + second.log_path.read_text()
+    assert _stored_plies(taker.log_path, review_id) == []
     stored = {r[0] for r in db.execute("SELECT ply FROM review_moves WHERE review_id = %s", (review_id,))}
     assert stored == expected
     # The second worker judged exactly the moves the first had not stored, each once.
@@ -121,7 +141,7 @@ def test_a_review_of_a_killed_worker_is_finished_by_another_without_judging_a_mo
     status, done, total = db.execute("SELECT status, moves_done, moves_total FROM reviews WHERE id = %s",
                                      (review_id,)).fetchone()
     assert (status, done, total) == ("done", len(expected), len(expected))
-    # Only the dead worker's part ran twice.
+    # Only the dead worker's part ran twice (the part whose taker died never started there).
     attempts = [r[0] for r in db.execute("SELECT attempts FROM review_parts WHERE review_id = %s ORDER BY part",
                                          (review_id,))]
     assert sorted(attempts) == [1] * (len(attempts) - 1) + [2]
