@@ -11,7 +11,8 @@ from collections.abc import Callable
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
-from flask import Flask, request
+from flask import Flask, Request, Response, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_socketio import SocketIO
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
@@ -48,6 +49,21 @@ def tune_collector() -> None:
     """Freeze the start-up heap and raise the collector's thresholds."""
     gevent_start.freeze_heap()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+class NoCookieSessions(SecureCookieSessionInterface):
+    """Flask's session without its signed cookie.
+
+    Socket handlers keep their session per socket (Flask-SocketIO's managed session) and
+    the HTTP routes read the session token themselves, yet every Socket.IO event pushes a
+    request context, which opened the cookie session each time: a signing serializer
+    built and the Cookie header parsed, about 45 µs per move for nothing."""
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession:
+        return self.session_class()
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        return None
 
 
 def allowed_origins(lobby_url: str) -> list[str]:
@@ -135,6 +151,7 @@ def allow_lobby_origin(app: Flask, lobby_url: str) -> None:
 def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     app = Flask("services.game")
     app.config["SECRET_KEY"] = config.secret_key
+    app.session_interface = NoCookieSessions()
     pool = db.make_pool(config.database_url, max_size=config.db_pool_max)
     redis_client = redis.Redis.from_url(config.redis_url, socket_timeout=5, socket_connect_timeout=2)
     app.extensions["db_pool"] = pool
