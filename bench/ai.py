@@ -1,6 +1,6 @@
 """AI figures through real Celery workers: Stark's speed and punctuality, and batch-review scaling.
 
-    .venv/bin/python -m bench.ai [--budget 1.0] [--games 2] [--reviews 8] [--review-budget-ms 100]
+    .venv/bin/python -m bench.ai [--budget 1.0] [--games 2] [--reviews 8] [--review-budget-ms 100] [--timeline]
 
 1. **Stark through Celery** — per game, ``--games`` games Stark vs Mittel (colours
    alternating) with ``--budget`` seconds per move, every move through ``ai.move`` on
@@ -13,7 +13,9 @@
    Battlebullet games) done by one batch worker, then the same batch (reset) by two;
    every worker has exactly one prefork child.  Reviews run in parts of up to 12 moves
    (``services/ai_worker/review_task.py``), so the two share long reviews.  Target: two
-   take at most 60 % of one's time.
+   take at most 60 % of one's time.  ``--timeline`` also prints, per run and worker, the
+   parts it ran (review/part, from, to, moves; seconds since the batch was sent), its time
+   inside ``judge``, storing moves, setting tasks up, and idle (read from the workers' logs).
 
 Starts its own embedded PostgreSQL and Redis.  Prints one JSON object per figure.
 """

@@ -144,7 +144,7 @@ def _connect() -> psycopg.Connection:
     """A connection whose commits do not wait for the disk (``synchronous_commit=off``).
 
     A worker stores one judged move about every budget; waiting for the WAL flush cost
-    4–10 ms of each (``bench.ai --timeline``), time in which the worker searches nothing.
+    5–6 ms of each (``bench.ai --timeline``), time in which the worker searches nothing.
     What a review writes can be computed again: a PostgreSQL crash loses at most the last
     ~0.6 s of commits (3 × ``wal_writer_delay``), and a part resent after it judges just
     those moves again.  Other sessions see a commit at once, as before, so the part locks,
