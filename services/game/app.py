@@ -26,7 +26,7 @@ from services.game.flag_schedule import FlagSchedule
 from services.game.hint import HintDesk
 from services.game.http_routes import games_blueprint
 from services.game.player_status import PlayerStatus
-from services.game.publisher import TablePublisher
+from services.game.publisher import TablePublisher, watch_room
 from services.game.replay import StateCache
 from services.game.review_routes import review_blueprint
 from services.game.seat_connections import SeatConnections
@@ -182,7 +182,9 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
                                  open=True)
     app.extensions["tables_pool"] = tables_pool
     tables = Tables(tables_pool, cache)
-    watchers = Watchers(redis_client, lambda: ((room, len(members)) for room, members in queue.rooms.get("/", {}).items()))
+    watchers = Watchers(redis_client,
+                        lambda: ((room, len(members)) for room, members in queue.rooms.get("/", {}).items()),
+                        lambda game_id: bool(queue.rooms.get("/", {}).get(watch_room(game_id))))
     publisher = TablePublisher(socketio, pool, queue, watchers)
     answers = redis.Redis.from_url(config.redis_url, decode_responses=True, socket_timeout=10,
                                    socket_connect_timeout=2)

@@ -36,10 +36,13 @@ def key(game_id: int) -> str:
 
 
 class Watchers:
-    def __init__(self, client: redis.Redis, local_rooms: Callable[[], Iterable[tuple[str, int]]]) -> None:
-        """``local_rooms`` lists this process's Socket.IO rooms with their number of members."""
+    def __init__(self, client: redis.Redis, local_rooms: Callable[[], Iterable[tuple[str, int]]],
+                 watched_here: Callable[[int], bool]) -> None:
+        """``local_rooms`` lists this process's Socket.IO rooms with their number of members;
+        ``watched_here`` says whether a table has spectators on this process."""
         self.redis = client
         self.local_rooms = local_rooms
+        self.watched_here = watched_here
         self._watched: set[int] = set()
 
     def mark(self, game_id: int) -> None:
@@ -48,8 +51,9 @@ class Watchers:
         self.redis.set(key(game_id), 1, ex=TTL_S)
 
     def likely(self, game_id: int) -> bool:
-        """What the last answer said: build the spectator state up front?"""
-        return game_id in self._watched
+        """Build the spectator state up front?  Yes if the last answer said so, and always
+        for this process's own spectators (they get it even while Redis is away)."""
+        return game_id in self._watched or self.watched_here(game_id)
 
     @staticmethod
     def ask_in(pipe: Pipeline, game_id: int) -> None:
