@@ -1,6 +1,7 @@
 """Concurrent games over real sockets: the game service next to a bare Flask-SocketIO echo server.
 
-``python -m bench.tables [--games N] [--seconds S]`` prints JSON.
+``python -m bench.tables [--games N] [--seconds S] [--game-processes P] [--echo-processes E]``
+prints JSON.
 
 N Battlehexagon games between 2·N scripted clients (python-socketio, WebSocket
 transport) run for S seconds against each server in turn.  The player to move waits
@@ -27,6 +28,14 @@ message queue, the engine, a row lock and a write per move.  The clients run in
 this process on the same machine, so on a small machine their CPU competes with
 the servers': compare the ratios, not the absolute figures, and run on an idle
 machine.
+
+With ``--game-processes P`` the benchmark starts P game-service processes on the same
+PostgreSQL and Redis (the Redis message queue joins them, as in production), and both
+clients of game *i* connect to process ``i % P``: the client-side equivalent of the
+deploy's sticky routing of a table's sockets to one process.  ``--echo-processes E``
+does the same for the echo server (its processes share nothing: both players of a
+game sit on the same one).  ``cpu_ms_per_move["server"]`` sums over all processes of
+that server.
 """
 
 from __future__ import annotations
@@ -246,15 +255,16 @@ def processes_under(path: Path) -> list[int]:
     return sorted(set(pids))
 
 
-def run_games(url: str, pairs: list[tuple[int, str, str]], seconds: float, echo: bool,
+def run_games(urls: list[str], pairs: list[tuple[int, str, str]], seconds: float, echo: bool,
               cpu_groups: dict[str, Callable[[], list[int]]] | None = None,
               on_measuring: Callable[[], None] = lambda: None) -> dict[str, Any]:
-    """Play every (game_id, token0, token1) pair for ``seconds``; the round-trip figures, and
+    """Play every (game_id, token0, token1) pair for ``seconds``, the i-th pair's clients on
+    ``urls[i % len(urls)]``; the round-trip figures, and
     the CPU time per move of each group of server processes in ``cpu_groups``.
     ``on_measuring`` runs as the measured window opens."""
     tally, timers, rng = Tally(), Timers(), random.Random(1)
-    players = [Player(url, tok, gid, tally, timers, random.Random(rng.random()), echo)
-               for gid, t0, t1 in pairs for tok in (t0, t1)]
+    players = [Player(urls[i % len(urls)], tok, gid, tally, timers, random.Random(rng.random()), echo)
+               for i, (gid, t0, t1) in enumerate(pairs) for tok in (t0, t1)]
     connect_errors = 0
     for player in players:
         try:
@@ -318,9 +328,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--game-processes", type=int, default=1, metavar="P",
+                        help="game-service processes on the same database and Redis; game i's clients use process i %% P")
+    parser.add_argument("--echo-processes", type=int, default=1, metavar="E",
+                        help="echo-server processes; game i's clients use process i %% E")
     parser.add_argument("--profile", metavar="PREFIX",
                         help="sample the game service and the clients with py-spy over the measured window "
-                             "(collapsed stacks in PREFIX-server.txt, PREFIX-clients.txt)")
+                             "(collapsed stacks in PREFIX-server.txt, PREFIX-clients.txt; with several game "
+                             "processes PREFIX-server-K.txt per process K)")
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -338,19 +353,28 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="spielcenter-bench-tables-"))
     infra = start_infra(tmp / "infra")
     result: dict[str, Any] = {"games": args.games, "seconds": args.seconds, "think_s": list(THINK_S),
-                              "game": "hexagon", "load_average": [round(x, 2) for x in os.getloadavg()]}
+                              "game": "hexagon", "game_processes": args.game_processes,
+                              "echo_processes": args.echo_processes,
+                              "load_average": [round(x, 2) for x in os.getloadavg()]}
     try:
-        port = free_port()
-        echo = subprocess.Popen([sys.executable, "-m", "bench.tables", "--echo-server", "--port", str(port)],
-                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(tmp / "echo.log", "wb"))
+        echoes: list[tuple[str, subprocess.Popen]] = []
         try:
-            wait_healthy(f"http://127.0.0.1:{port}", echo)
+            for k in range(args.echo_processes):
+                port = free_port()
+                echoes.append((f"http://127.0.0.1:{port}", subprocess.Popen(
+                    [sys.executable, "-m", "bench.tables", "--echo-server", "--port", str(port)],
+                    cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(tmp / f"echo-{k}.log", "wb"))))
+            for url, process in echoes:
+                wait_healthy(url, process)
             fake = [(gid, "t", "t") for gid in range(1, args.games + 1)]
-            result["echo"] = run_games(f"http://127.0.0.1:{port}", fake, args.seconds, echo=True,
-                                       cpu_groups={"server": lambda: [echo.pid], "clients": lambda: [os.getpid()]})
+            result["echo"] = run_games([url for url, _ in echoes], fake, args.seconds, echo=True,
+                                       cpu_groups={"server": lambda: [p.pid for _, p in echoes],
+                                                   "clients": lambda: [os.getpid()]})
         finally:
-            echo.terminate()
-            echo.wait(10)
+            for _, process in echoes:
+                process.terminate()
+            for _, process in echoes:
+                process.wait(10)
         pool = ConnectionPool(infra.database_url, min_size=1, max_size=2, kwargs={"row_factory": dict_row})
         pairs = []
         for i in range(args.games):
@@ -362,15 +386,20 @@ def main() -> int:
                 pairs.append((gid, auth_token.issue(a.id, a.name, "test-secret"),
                               auth_token.issue(b.id, b.name, "test-secret")))
         pool.close()
-        with ServiceProcess("services.game", infra, "GAME_PORT", tmp / "logs", DB_POOL_MAX="20") as game:
-            assert game.process is not None
-            game_pid = game.process.pid
+        games = [ServiceProcess("services.game", infra, "GAME_PORT", tmp / "logs", DB_POOL_MAX="20")
+                 for _ in range(args.game_processes)]
+        try:
+            for game in games:
+                game.start()
+            game_pids = [game.process.pid for game in games if game.process is not None]
             profiler: list[subprocess.Popen] = []
 
             def profile() -> None:
                 if not args.profile:
                     return
-                for name, pid in (("server", game_pid), ("clients", os.getpid())):
+                servers = ([("server", game_pids[0])] if len(game_pids) == 1
+                           else [(f"server-{k}", pid) for k, pid in enumerate(game_pids)])
+                for name, pid in (*servers, ("clients", os.getpid())):
                     profiler.append(subprocess.Popen(
                         [str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(pid),
                          "--duration", str(int(args.seconds)), "--rate", "200", "--format", "raw",
@@ -378,17 +407,24 @@ def main() -> int:
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
             result["game_service"] = run_games(
-                game.url, pairs, args.seconds, echo=False,
-                cpu_groups={"server": lambda: [game_pid], "postgres_redis": lambda: processes_under(tmp / "infra"),
+                [game.url for game in games], pairs, args.seconds, echo=False,
+                cpu_groups={"server": lambda: game_pids, "postgres_redis": lambda: processes_under(tmp / "infra"),
                             "clients": lambda: [os.getpid()]},
                 on_measuring=profile)
             for sampler in profiler:
                 sampler.wait(30)
             if result["game_service"]["errors"]:
                 # What the service said about it (its log goes with the temporary directory).
-                for line in game.log_path.read_text().splitlines():
-                    if '"level": "warning"' in line or '"level": "error"' in line:
-                        print(line[:2000], file=sys.stderr)
+                for game in games:
+                    for line in game.log_path.read_text().splitlines():
+                        if '"level": "warning"' in line or '"level": "error"' in line:
+                            print(line[:2000], file=sys.stderr)
+        finally:
+            for game in games:  # all at once: each stop() waits for its process to end
+                if game.process is not None and game.process.poll() is None:
+                    game.process.terminate()
+            for game in games:
+                game.stop()
         ours, theirs = result["game_service"], result["echo"]
         if ours["p50_ms"] and theirs["p50_ms"]:
             result["ratio_p50"] = round(ours["p50_ms"] / theirs["p50_ms"], 2)
