@@ -89,9 +89,15 @@ def test_enqueue_twice_sends_once_and_a_row_written_but_not_sent_is_sent_later(d
     db.execute("DELETE FROM reviews WHERE id = ANY(%s)", (reviews,))
 
 
+def _default_sigint() -> None:
+    # A shell without job control starts background commands with SIGINT ignored, and Python
+    # keeps an inherited "ignore": under `make test &` the command would never see Ctrl-C.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _cli(infra: Infra, *args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "services.ai_worker.review", *args], cwd=ROOT, env=infra.env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=_default_sigint)
 
 
 def _process_tree(pid: int) -> list[int]:
@@ -125,14 +131,16 @@ def test_batch_command_can_be_interrupted_and_restarted_without_double_work(
     # signal).  Parts interrupted while running are test_review_resume's subject.
     worker_tree = _process_tree(batch_worker.process.pid)
     _signal_all(worker_tree, signal.SIGSTOP)
+    first = _cli(infra, *args)
     try:
-        first = _cli(infra, *args)
         first_line = first.stdout.readline()
         first.send_signal(signal.SIGINT)
         out_first, _ = first.communicate(timeout=30)
         out_first = first_line + out_first
     finally:
         _signal_all(worker_tree, signal.SIGCONT)
+        if first.poll() is None:  # never leave a sweeping command behind for the next tests
+            first.kill()
     assert first.returncode == 130, out_first
     assert "4 gesamt/total, 0 fertig/done, 4 neu eingereiht/newly queued" in out_first
     assert "Unterbrochen" in out_first and "interrupted" in out_first
