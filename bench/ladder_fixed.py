@@ -117,6 +117,11 @@ def play(game: str, pairing: str, games: int, effort: int, processes: int, out: 
             sink.flush()
             print(f"{game} {pairing} game {row['index']}: winner {row['winner']} "
                   f"(strong seat {row['strong_seat']}) in {row['seconds']} s", file=sys.stderr, flush=True)
+    return ladder_summary(out, game, pairing, effort, games)
+
+
+def ladder_summary(out: Path, game: str, pairing: str, effort: int, games: int) -> dict[str, Any]:
+    """The summary of the first ``games`` games of one ladder recorded in ``out``."""
     rows = [r for r in read_results(out, game, pairing, effort) if r["index"] < games]
     return summary(sorted(rows, key=lambda r: r["index"]))
 
@@ -188,8 +193,7 @@ def main() -> None:
     elif args.command == "play":
         result = play(args.game, args.pairing, args.games, args.effort, args.processes, args.out)
     else:
-        rows = [r for r in read_results(args.out, args.game, args.pairing, args.effort) if r["index"] < args.games]
-        result = summary(sorted(rows, key=lambda r: r["index"]))
+        result = ladder_summary(args.out, args.game, args.pairing, args.effort, args.games)
     print(json.dumps(result, indent=2))
 
 
