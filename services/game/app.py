@@ -105,10 +105,10 @@ class TableRuntime:
         row = settled.row
         deadline = flag_deadline(row, settled.state)
         # The flag deadline goes with the publication: one round trip to Redis per change.
-        if not self.publisher.publish(settled, lambda pipe: self.flags.set_in(pipe, row.id, deadline)):
-            # The change is committed and told here: Redis going away now must not report it as failed
-            # to its sender.  The flag loop derives every deadline from PostgreSQL once Redis is back.
-            self.flags.resync_soon()
+        # The change is committed and told here: Redis going away now must not report it as failed
+        # to its sender.  The flag loop derives every deadline from PostgreSQL once Redis is back.
+        self.publisher.publish(settled, lambda pipe: self.flags.set_in(pipe, row.id, deadline),
+                               self.flags.resync_soon)
         if settled.finished_now:
             players = sorted({uid for uid in row.seats if uid is not None})
             self.connections.forget(row.id, players)

@@ -1,6 +1,7 @@
 """Sending ``table:state`` to the right sockets on every process, one payload per recipient.
 
-Rooms (through the Socket.IO Redis message queue, so every process's sockets hear):
+Rooms (through the Socket.IO Redis message queue, on the table's own channel, so every
+process with a socket at the table hears: services.game.table_channels):
 ``game:<id>:seat:<n>`` holds the sockets of the player on seat n, ``game:<id>:watch``
 the spectators' (whose state is built only while someone watches).  Each room gets the state built from its own ``view``; one payload
 never carries another seat's view.  At a same-device table both seats are one
@@ -75,9 +76,10 @@ class TablePublisher:
             return [table_room(row.id), watch_room(row.id)]
         return [table_room(row.id), seat_room(row.id, 0 if row.mode == "same_device" else you)]
 
-    def publish(self, settled: Settled, along: Callable[[Pipeline], None] = lambda pipe: None) -> bool:
-        """Every recipient's state; ``along`` adds Redis commands to the publishing round trip.
-        False when Redis could not be reached (see :meth:`JsonQueue.emit_each`).
+    def publish(self, settled: Settled, along: Callable[[Pipeline], None] = lambda pipe: None,
+                unreachable: Callable[[], None] = lambda: None) -> None:
+        """Every recipient's state; ``along`` adds Redis commands to the publishing round
+        trip, ``unreachable`` runs if Redis could not be reached (see :meth:`JsonQueue.emit_each`).
 
         The spectator state is built only for a table someone watches (see
         :mod:`services.game.watchers`): most tables have no spectator."""
@@ -87,13 +89,14 @@ class TablePublisher:
             along(pipe)
             self.watchers.ask_in(pipe, row.id)
 
-        answers = self.queue.emit_each("table:state", self._payloads(settled, names, self.watchers.likely(row.id)),
-                                       along_and_ask)
-        if answers is None:
-            return False
-        if self.watchers.learn(row.id, bool(answers[-1])):
-            self.queue.emit_each("table:state", [(table_state(row, settled.state, None, names), watch_room(row.id))])
-        return True
+        def answered(answers: list[Any] | None) -> None:
+            if answers is None:
+                unreachable()
+            elif self.watchers.learn(row.id, bool(answers[-1])):
+                self.queue.emit_each("table:state", [(table_state(row, settled.state, None, names), watch_room(row.id))])
+
+        self.queue.emit_each("table:state", self._payloads(settled, names, self.watchers.likely(row.id)),
+                             along_and_ask, answered)
 
     @staticmethod
     def _payloads(settled: Settled, names: dict[int, dict[str, Any]],

@@ -21,13 +21,17 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import orjson
 import socketio
 from redis.client import Pipeline
 from socketio.packet import EVENT, Packet
+
+from services.game.redis_batch import RedisBatch, Then
+from services.game.table_channels import TableChannels
 
 _COMPACT = (",", ":")
 
@@ -115,24 +119,78 @@ class QueueJson:
 
 
 class JsonQueue(socketio.RedisManager):
-    """The Redis message queue without python-socketio's binary scan of every emit.
+    """The Redis message queue without python-socketio's binary scan of every emit,
+    with a channel per table and every publication sent through one batch.
 
     ``PubSubManager.emit`` walks the payload with ``Packet.data_is_binary`` before
     publishing (about 0.4 ms per table state here); this emit builds the same message
     with ``binary`` False, delivers it to this process's sockets and publishes it to
     the others, exactly as the library does.  Emits with a callback (none in the game
     service) take the library's path.
+
+    Emits to a table's rooms are published on the table's own channel, which only the
+    processes serving the table hear (:mod:`services.game.table_channels`); an emit to
+    one of this process's own sockets is not published at all.  Every publication goes
+    through :class:`~services.game.redis_batch.RedisBatch`, in order, many changes per
+    round trip under load.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._codec = QueueJson()
         super().__init__(*args, json=self._codec, **kwargs)
         self._codec.host_id = self.host_id
+        self.channels = TableChannels(self.channel)
+        self.batch = RedisBatch(self._publishing_client, self._redis_connect)
 
     def set_server(self, server: Any) -> None:
         super().set_server(server)
         self.json = self._codec  # the library puts the packets' JSON module here
 
+    def _publishing_client(self) -> Any:
+        if not self.connected:
+            self._redis_connect()
+        return self.redis
+
+    # ---- which tables this process hears ------------------------------------------------
+    def basic_enter_room(self, sid: str, namespace: str, room: str, eio_sid: str | None = None) -> None:
+        was_in = sid in self.rooms.get(namespace, {}).get(room, ())
+        super().basic_enter_room(sid, namespace, room, eio_sid=eio_sid)
+        if not was_in and sid in self.rooms.get(namespace, {}).get(room, ()):
+            self.channels.entered(room)
+
+    def basic_leave_room(self, sid: str, namespace: str, room: str) -> None:
+        was_in = sid in self.rooms.get(namespace, {}).get(room, ())
+        super().basic_leave_room(sid, namespace, room)
+        if was_in and sid not in self.rooms.get(namespace, {}).get(room, ()):
+            self.channels.left(room)
+
+    def _redis_listen_with_retries(self) -> Iterator[dict[str, Any]]:  # pragma: no cover - needs Redis
+        """The library's listener loop, on a client of its own, subscribed to the base
+        channel and every table this process serves (again after each reconnect)."""
+        retry_sleep = 1.0
+        while True:
+            try:
+                client = self._get_redis_module().Redis.from_url(self.redis_url, **self.redis_options)
+                pubsub = client.pubsub()
+                self.channels.attach(pubsub)
+                retry_sleep = 1.0
+                yield from pubsub.listen()
+            except Exception as exc:
+                self.channels.detach()
+                log.warning("cannot receive from redis; retrying",
+                            extra={"fields": {"error": repr(exc), "retry_s": retry_sleep}})
+                time.sleep(retry_sleep)
+                retry_sleep = min(60.0, retry_sleep * 2)
+
+    def _listen(self) -> Iterator[bytes]:  # pragma: no cover - needs Redis
+        for message in self._redis_listen_with_retries():
+            kind = message.get("type")
+            if kind == "message":
+                yield message["data"]
+            elif kind == "subscribe":
+                self.channels.confirmed(message["channel"])
+
+    # ---- publishing ----------------------------------------------------------------------
     def emit(self, event: str, data: Any, namespace: str | None = None, room: str | None = None,
              skip_sid: Any = None, callback: Any = None, to: str | None = None, **kwargs: Any) -> None:
         if callback is not None or kwargs.get("ignore_queue"):
@@ -150,17 +208,16 @@ class JsonQueue(socketio.RedisManager):
                 "callback": None, "host_id": self.host_id}
 
     def emit_each(self, event: str, payloads: Iterable[tuple[Any, str]],
-                  along: Callable[[Pipeline], None] = lambda pipe: None) -> list[Any] | None:
+                  along: Callable[[Pipeline], None] = lambda pipe: None, then: Then | None = None) -> None:
         """Emit ``event`` with each (data, room) pair of ``payloads`` (an iterable, so the
         next payload is built only once the one before went to this process's sockets),
         then publish them to the other processes as one message (a table's change goes
-        to two seats and the spectators: one Redis round trip instead of three).  Each
-        payload is encoded to JSON once, for both.
+        to two seats and the spectators).  Each payload is encoded to JSON once, for both.
 
         ``along`` adds the change's other Redis commands (the flag deadline) to the same
-        round trip; their answers follow the publication's in the list returned.  None
-        when Redis could not be reached: the local sockets have their states, the other
-        processes and ``along``'s commands may not."""
+        round trip; ``then`` receives the answers, the publication's first, or None when
+        Redis could not be reached (the local sockets have their states, the other
+        processes and ``along``'s commands may not)."""
         messages = []
         for data, room in payloads:
             message = self._message(event, encoded(data), room)
@@ -170,24 +227,27 @@ class JsonQueue(socketio.RedisManager):
                 # state leave now, not after every other payload is built and published.
                 self.server.sleep(0)
             messages.append(message)
-        return self._publish_along({"method": "emit", "batch": messages, "host_id": self.host_id}, along)
+        batch = {"method": "emit", "batch": messages, "host_id": self.host_id}
+        channel = self.channels.channel_of_room(messages[0]["room"]) if messages else self.channel
+        text = self.json.dumps(batch)
 
-    def _publish_along(self, data: dict[str, Any], along: Callable[[Pipeline], None]) -> list[Any] | None:
-        """``_publish`` (two attempts, reconnecting as the library does) with ``along``'s
-        commands in one pipeline: one round trip to Redis for everything a change sends."""
+        def add(pipe: Pipeline) -> None:
+            pipe.publish(channel, text)
+            along(pipe)
+
+        self.batch.submit(add, then)
+
+    def _publish(self, data: dict[str, Any]) -> None:
+        """The library's publications (single emits, disconnects, rooms), through the batch."""
+        room = data.get("room")
+        if data.get("method") == "emit":
+            if room is not None and self.is_sid_room(data.get("namespace") or "/", room):
+                return  # one of this process's own sockets: nobody else has it
+            channel = self.channels.channel_of_room(room)
+        else:
+            channel = self.channel  # a remote socket's room change or disconnect: every process hears
         text = self.json.dumps(data)
-        for attempt in (1, 2):
-            try:
-                if not self.connected:
-                    self._redis_connect()
-                pipe = self.redis.pipeline(transaction=False)
-                pipe.publish(self.channel, text)
-                along(pipe)
-                return pipe.execute()
-            except Exception as exc:
-                log.warning("cannot publish to redis", extra={"fields": {"error": repr(exc), "attempt": attempt}})
-                self.connected = False
-        return None
+        self.batch.submit(lambda pipe: pipe.publish(channel, text))
 
     def _handle_emit(self, message: dict[str, Any]) -> None:
         batch = message.get("batch")
