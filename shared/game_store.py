@@ -13,8 +13,9 @@ migration 0003); ``move_times`` (ms per move), ``remaining_ms`` and
 
 Every row carries PostgreSQL's ``xmin`` (the transaction that wrote this version of
 the row): a game-service process that cached a row writes the next move with one
-statement guarded by it (:func:`append_move`), so a write by anyone else since, even
-one that left ``version`` alone, makes that statement change nothing.
+statement guarded by it (:func:`append_moves`, which writes the moves of many tables
+at once), so a write by anyone else since, even one that left ``version`` alone, makes
+that statement change nothing for that row.
 """
 
 from __future__ import annotations
@@ -187,23 +188,63 @@ def _xmin_of(cur: psycopg.Cursor) -> int:
     return int(row["xmin"] if isinstance(row, dict) else row[0])
 
 
-def append_move(conn: psycopg.Connection, game_id: int, *, expected_xmin: int, move: str, seat: int | None,
-                spent_ms: int, remaining_ms: list[int] | None, lag_quota_ms: list[int],
-                turn_started_at: dt.datetime, version: int) -> int | None:
-    """Append one move to a row that is still exactly the version written by ``expected_xmin``.
+@dataclass(frozen=True)
+class MoveAppend:
+    """One move to append to a row that must still be the version written by ``expected_xmin``."""
 
-    One statement, one round trip, its own transaction on an autocommit connection
-    (the row lock is taken and released inside it).  Returns the new xmin, or None when
-    the row changed meanwhile (another process, another write): then nothing is written.
-    Offers lapse with a move, as in :func:`write_turn`."""
-    cur = conn.execute(
-        "UPDATE games SET moves = array_append(moves, %s::text), move_seats = array_append(move_seats, %s::smallint),"
-        " move_times = array_append(move_times, %s::integer), remaining_ms = %s, lag_quota_ms = %s,"
-        " turn_started_at = %s, version = %s, draw_offer = NULL, takeback_offer = NULL"
-        " WHERE id = %s AND xmin = %s::text::xid AND status = 'running'" + _RETURNING_XMIN,
-        (move, seat, spent_ms, remaining_ms, lag_quota_ms, turn_started_at, version, game_id, str(expected_xmin)),
-    )
-    return _xmin_of(cur) or None
+    game_id: int
+    expected_xmin: int
+    move: str
+    seat: int | None  # None: nobody (a table move such as "weiter") or the computer
+    spent_ms: int
+    remaining_ms: list[int] | None  # [seat 0, seat 1]; None without a clock
+    lag_quota_ms: list[int]  # [seat 0, seat 1]
+    turn_started_at: dt.datetime
+    version: int
+
+
+# One statement for any number of moves: the moves arrive as parallel 1-D arrays
+# (unnest flattens a 2-D array, so each seat's clock and quota is an array of its
+# own, and has_remaining says which rows have a clock at all).  The statement text
+# never changes with the batch size, so psycopg prepares it once.
+_APPEND_MOVES = (
+    "UPDATE games AS g SET moves = array_append(g.moves, v.move),"
+    " move_seats = array_append(g.move_seats, v.seat), move_times = array_append(g.move_times, v.spent),"
+    " remaining_ms = CASE WHEN v.has_remaining THEN ARRAY[v.r0, v.r1] END, lag_quota_ms = ARRAY[v.q0, v.q1],"
+    " turn_started_at = v.turn_started_at, version = v.version, draw_offer = NULL, takeback_offer = NULL"
+    " FROM unnest(%s::bigint[], %s::bigint[], %s::text[], %s::smallint[], %s::integer[], %s::boolean[],"
+    " %s::bigint[], %s::bigint[], %s::integer[], %s::integer[], %s::timestamptz[], %s::integer[])"
+    " AS v(id, expected_xmin, move, seat, spent, has_remaining, r0, r1, q0, q1, turn_started_at, version)"
+    " WHERE g.id = v.id AND g.xmin = v.expected_xmin::text::xid AND g.status = 'running'"
+    " RETURNING g.id, g.xmin::text::bigint AS xmin"
+)
+
+
+def append_moves(conn: psycopg.Connection, moves: list[MoveAppend]) -> dict[int, int]:
+    """Append each move to its row if that row is still exactly the version it expects.
+
+    One statement, one round trip, one transaction on an autocommit connection (the
+    row locks are taken and released inside it).  Returns game id → new xmin for the
+    rows written; a game missing from the answer changed meanwhile (another process,
+    another write) and got nothing.  Offers lapse with a move, as in :func:`write_turn`.
+
+    At most one move per game: PostgreSQL's ``UPDATE … FROM`` with two source rows
+    for one target row writes one of them, unpredictably which."""
+    if not moves:
+        return {}
+    if len({m.game_id for m in moves}) != len(moves):
+        raise ValueError("at most one move per game in one statement")
+    if any(len(m.lag_quota_ms) != 2 or (m.remaining_ms is not None and len(m.remaining_ms) != 2) for m in moves):
+        raise ValueError("clocks and lag quotas are [seat 0, seat 1]")
+    timed = [m.remaining_ms or (None, None) for m in moves]
+    cur = conn.execute(_APPEND_MOVES, (
+        [m.game_id for m in moves], [m.expected_xmin for m in moves], [m.move for m in moves],
+        [m.seat for m in moves], [m.spent_ms for m in moves], [m.remaining_ms is not None for m in moves],
+        [r[0] for r in timed], [r[1] for r in timed], [m.lag_quota_ms[0] for m in moves],
+        [m.lag_quota_ms[1] for m in moves], [m.turn_started_at for m in moves], [m.version for m in moves],
+    ))
+    return {int(r["id"] if isinstance(r, dict) else r[0]): int(r["xmin"] if isinstance(r, dict) else r[1])
+            for r in cur.fetchall()}
 
 
 def write_offers(conn: psycopg.Connection, game_id: int, *, version: int, draw_offer: int | None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 
 import psycopg
@@ -10,6 +11,7 @@ from psycopg.rows import dict_row
 
 from shared import accounts, db, game_store
 from shared.clock import Clock, initial_quota_ms
+from shared.game_store import GameRow, MoveAppend
 from shared.games.base import BadOptions
 from tests.stack import Infra
 
@@ -62,3 +64,53 @@ def test_create_refuses_what_the_contract_forbids(pool) -> None:  # noqa: ANN001
         with pytest.raises(ValueError):  # stakes only in rated games
             game_store.create_game(conn, game="hexagon", options={}, seed=1, seats=(a.id, a.id),
                                    mode="same_device", clock=None, rated=False, stake=10)
+
+
+def _running_game(pool, *, clock: dict[str, int] | None = None, computer: bool = False) -> GameRow:  # noqa: ANN001
+    a, b = accounts.create_guest(pool), accounts.create_guest(pool)
+    with pool.connection() as conn, conn.transaction():
+        gid = game_store.create_game(conn, game="hexagon", options={}, seed=3, seats=(a.id, None if computer else b.id),
+                                     mode="computer" if computer else "wartesaal", clock=clock, rated=False,
+                                     stake=0, strength="leicht" if computer else None)
+        row = game_store.load(conn, gid)
+    assert row is not None
+    return row
+
+
+def _append(row: GameRow, move: str, seat: int | None, *, xmin: int | None = None) -> MoveAppend:
+    remaining = [row.remaining_ms[0] - 100, row.remaining_ms[1]] if row.remaining_ms is not None else None
+    return MoveAppend(game_id=row.id, expected_xmin=row.xmin if xmin is None else xmin, move=move, seat=seat,
+                      spent_ms=100, remaining_ms=remaining, lag_quota_ms=[row.lag_quota_ms[0] + 7, 9],
+                      turn_started_at=dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC), version=row.version + 1)
+
+
+def test_append_moves_writes_every_row_still_at_its_version_in_one_statement(pool) -> None:  # noqa: ANN001
+    timed, untimed, computer, stale = (_running_game(pool, clock={"base_ms": 60_000, "inc_ms": 0}),
+                                       _running_game(pool), _running_game(pool, computer=True),
+                                       _running_game(pool, clock={"base_ms": 60_000, "inc_ms": 0}))
+    with pool.connection() as conn, conn.transaction():  # an open offer, which lapses with the move
+        conn.execute("UPDATE games SET draw_offer = 1 WHERE id = ANY(%s)", ([timed.id, untimed.id],))
+    with pool.connection() as conn:
+        timed, untimed = game_store.load(conn, timed.id), game_store.load(conn, untimed.id)  # type: ignore[assignment]
+    assert timed is not None and untimed is not None and timed.draw_offer == 1
+    with pool.connection() as conn, conn.transaction():  # anyone's write since the cached row: stale
+        conn.execute("UPDATE games SET takeback_declines = '{1,0}' WHERE id = %s", (stale.id,))
+    moves = [_append(timed, "a1", 0), _append(untimed, "b2", 1), _append(computer, "c3", None),
+             _append(stale, "d4", 0)]
+    with pool.connection() as conn, conn.transaction():
+        xmins = game_store.append_moves(conn, moves)
+        rows = {m.game_id: game_store.load(conn, m.game_id) for m in moves}
+    assert set(xmins) == {timed.id, untimed.id, computer.id}
+    assert len(set(xmins.values())) == 1  # one statement, one transaction
+    for move in moves[:3]:
+        row = rows[move.game_id]
+        assert row is not None and row.xmin == xmins[move.game_id]
+        assert (row.moves, row.move_seats, row.move_times) == ([move.move], [move.seat], [100])
+        assert (row.remaining_ms, row.lag_quota_ms) == (move.remaining_ms, move.lag_quota_ms)
+        assert (row.turn_started_at, row.version, row.draw_offer) == (move.turn_started_at, 1, None)
+    assert rows[untimed.id].remaining_ms is None  # type: ignore[union-attr]
+    assert rows[stale.id] is not None and rows[stale.id].moves == [] and rows[stale.id].version == 0  # type: ignore[union-attr]
+    with pool.connection() as conn:
+        assert game_store.append_moves(conn, []) == {}
+        with pytest.raises(ValueError):  # UPDATE … FROM would write only one of them
+            game_store.append_moves(conn, [_append(timed, "x", 0), _append(timed, "y", 0)])

@@ -1,7 +1,7 @@
 """The last known row of each table in this process, for moves in one round trip.
 
 A cached row is only ever a guess: the move that starts from it is written by an
-UPDATE guarded by the row's ``xmin`` (``shared.game_store.append_move``), which
+UPDATE guarded by the row's ``xmin`` (``shared.game_store.append_moves``), which
 matches nothing once anyone else has written the table.  So a stale entry costs a
 second try under the row lock, never a wrong move.
 """

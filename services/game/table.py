@@ -26,13 +26,14 @@ from psycopg_pool import ConnectionPool
 
 from services.game import takeback_backoff
 from services.game.move_limits import minutes_text, per_move_limit_ms
+from services.game.move_writer import MoveWriter
 from services.game.refusals import TableRefusal
 from services.game.replay import StateCache
 from services.game.round_pause import in_round_pause, pause_deadline, pause_end_move, player_may_end_pause
 from services.game.row_cache import RowCache
 from services.game.undo_reshuffle import reshuffles_after_undo
 from shared import clock, game_store, outbox
-from shared.game_store import GameRow
+from shared.game_store import GameRow, MoveAppend
 from shared.games import get_game
 from shared.games.base import GameError, Outcome
 
@@ -123,6 +124,7 @@ class Tables:
                  on_settled: Callable[[Settled], None] = lambda settled: None) -> None:
         self.pool = pool
         self.cache = cache
+        self.writer = MoveWriter(pool)  # the moves on cached rows, group-committed
         self.rows = RowCache()
         self.on_settled = on_settled
 
@@ -268,7 +270,9 @@ class Tables:
 
         The row this process wrote or read last is cached with its ``xmin``; the move is
         checked against it and appended by one UPDATE that matches only while the row is
-        still exactly that version (``game_store.append_move``, its own transaction).
+        still exactly that version (``game_store.append_moves`` through the move writer,
+        which writes the moves that arrive together in one statement and returns once
+        this one is committed).
         If anything else wrote the row meanwhile (another process, a hint, a test), the
         UPDATE matches nothing and the locked path decides from the stored row.  Moves
         that end the game, come after a flag, meet a round pause or are refused always
@@ -290,12 +294,9 @@ class Tables:
             return None
         after = self._moved(row, seat, canonical, now, remaining, quotas, spent)
         try:
-            with self.pool.connection() as conn:
-                if not conn.autocommit:  # one statement is one transaction only in autocommit
-                    return None
-                xmin = game_store.append_move(conn, game_id, expected_xmin=row.xmin, move=canonical, seat=seat,
-                                              spent_ms=spent, remaining_ms=remaining, lag_quota_ms=quotas,
-                                              turn_started_at=now, version=after.version)
+            xmin = self.writer.append(MoveAppend(game_id=game_id, expected_xmin=row.xmin, move=canonical, seat=seat,
+                                                 spent_ms=spent, remaining_ms=remaining, lag_quota_ms=quotas,
+                                                 turn_started_at=now, version=after.version))
         except psycopg.OperationalError:
             # A connection that died in the pool: the locked path tries on a fresh one
             # (a move that did commit is then refused as stale, as there).

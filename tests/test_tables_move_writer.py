@@ -1,0 +1,138 @@
+"""services.game.move_writer against a real PostgreSQL: many callers, one statement, each its own answer."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+from services.game.move_writer import MoveWriter
+from shared import accounts, db, game_store
+from shared.game_store import GameRow, MoveAppend
+from tests.stack import Infra
+
+
+@pytest.fixture
+def pool(infra: Infra) -> Iterator[ConnectionPool]:
+    """Like the game service's tables pool: autocommit, one connection (so a test can hold the writer back)."""
+    pool = ConnectionPool(infra.database_url, min_size=1, max_size=1,
+                          kwargs={"row_factory": dict_row, "autocommit": True}, open=True)
+    yield pool
+    pool.close()
+
+
+def _games(infra: Infra, n: int) -> list[GameRow]:
+    setup = db.make_pool(infra.database_url, max_size=1)
+    try:
+        rows = []
+        for _ in range(n):
+            a, b = accounts.create_guest(setup), accounts.create_guest(setup)
+            with setup.connection() as conn, conn.transaction():
+                gid = game_store.create_game(conn, game="bullet", options={}, seed=1, seats=(a.id, b.id),
+                                             mode="wartesaal", clock={"base_ms": 60_000, "inc_ms": 0},
+                                             rated=False, stake=0)
+                rows.append(game_store.load(conn, gid))
+        return rows
+    finally:
+        setup.close()
+
+
+def _move(row: GameRow, text: str) -> MoveAppend:
+    return MoveAppend(game_id=row.id, expected_xmin=row.xmin, move=text, seat=0, spent_ms=5,
+                      remaining_ms=[59_995, 60_000], lag_quota_ms=list(row.lag_quota_ms),
+                      turn_started_at=dt.datetime.now(dt.UTC), version=row.version + 1)
+
+
+def _held_back(pool: ConnectionPool, writer: MoveWriter, first: MoveAppend, rest: list[MoveAppend],
+               append: Callable[[MoveAppend], Any] | None = None) -> list[Any]:
+    """Each move appended from a thread of its own while the pool's only connection is held.
+
+    ``first`` starts the writer, which then waits for the connection with a batch of
+    just that move; ``rest`` all gather meanwhile, so they meet in the next batch.
+    Returns each move's answer (or exception), ``first`` first."""
+    answers: list[Any] = [None] * (1 + len(rest))
+
+    def run(i: int, move: MoveAppend) -> None:
+        try:
+            answers[i] = (append or writer.append)(move)
+        except Exception as exc:  # noqa: BLE001 - the answer under test
+            answers[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i, m), daemon=True) for i, m in enumerate([first, *rest])]
+    with pool.connection():
+        threads[0].start()
+        _until(lambda: not writer._pending)  # the writer took it and waits for the connection
+        for thread in threads[1:]:
+            thread.start()
+        _until(lambda: len(writer._pending) == len(rest))
+    for thread in threads:
+        thread.join(timeout=10)
+    return answers
+
+
+def _until(condition: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 5
+    while not condition():
+        assert time.monotonic() < deadline
+        time.sleep(0.002)
+
+
+def test_moves_that_arrive_together_share_a_statement_and_one_move_per_game_wins(infra: Infra, pool) -> None:  # noqa: ANN001
+    first, *rows = _games(infra, 5)
+    twin = rows[0]
+    writer = MoveWriter(pool)
+    moves = [_move(row, f"m{i}") for i, row in enumerate(rows)] + [_move(twin, "twin")]
+    answers = _held_back(pool, writer, _move(first, "first"), moves)
+    assert all(isinstance(a, int) for a in answers[:-1]) and answers[-1] is None  # the twin's row had moved on
+    # The four games in one transaction (one statement); the twin in a batch after theirs.
+    assert len(set(answers[1:-1])) == 1 and answers[0] != answers[1]
+    with pool.connection() as conn:
+        stored = {row.id: game_store.load(conn, row.id) for row in [first, *rows]}
+    assert stored[twin.id].moves == ["m0"] and stored[twin.id].version == 1  # type: ignore[union-attr]
+    for row, answer in zip([first, *rows], answers, strict=False):
+        assert stored[row.id].xmin == answer and len(stored[row.id].moves) == 1  # type: ignore[union-attr]
+
+
+def test_two_moves_for_one_game_from_many_threads_exactly_one_is_written(infra: Infra, pool) -> None:  # noqa: ANN001
+    rows = _games(infra, 4)
+    writer = MoveWriter(pool, loops=2)
+    moves = [_move(row, "a") for row in rows] + [_move(rows[0], "b"), _move(rows[1], "b")]
+    start = threading.Barrier(len(moves))
+    answers: dict[int, int | None] = {}
+
+    def run(i: int) -> None:
+        start.wait()
+        answers[i] = writer.append(moves[i])
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(moves))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert len(answers) == len(moves)
+    with pool.connection() as conn:
+        for i, row in enumerate(rows):
+            stored = game_store.load(conn, row.id)
+            assert stored is not None
+            won = [j for j, m in enumerate(moves) if m.game_id == row.id and answers[j] is not None]
+            assert len(won) == 1 and stored.moves == [moves[won[0]].move] and stored.xmin == answers[won[0]], i
+
+
+def test_a_failed_statement_fails_every_move_of_its_batch(infra: Infra, pool) -> None:  # noqa: ANN001
+    first, good, bad = _games(infra, 3)
+    writer = MoveWriter(pool)
+    out_of_range = dataclasses.replace(_move(bad, "x"), spent_ms=2**40)  # move_times is integer[]
+    answers = _held_back(pool, writer, _move(first, "first"), [_move(good, "g"), out_of_range])
+    assert isinstance(answers[0], int)
+    assert isinstance(answers[1], psycopg.DataError) and answers[2] is answers[1]
+    with pool.connection() as conn:
+        assert game_store.load(conn, good.id).moves == []  # type: ignore[union-attr]
+    assert isinstance(writer.append(_move(good, "again")), int)  # the writer goes on
