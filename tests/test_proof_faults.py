@@ -413,8 +413,15 @@ def test_a_committed_move_is_not_reported_failed_when_redis_goes_away_after_it(
         def __getattr__(self, name: str) -> Any:
             return lambda *args, **kwargs: self.calls.append(name)
 
+    class Unreachable(Recorder):
+        """The publisher as it is when Redis is gone: its batch answers None (tests/test_tables_channels.py)."""
+
+        def publish(self, settled: object, along: object, unreachable: Any) -> None:
+            self.calls.append("publish")
+            unreachable()
+
     flags = FlagSchedule(DeadRedis())  # type: ignore[arg-type]
-    publisher, computer, connections, status = Recorder(), Recorder(), Recorder(), Recorder()
+    publisher, computer, connections, status = Unreachable(), Recorder(), Recorder(), Recorder()
     runtime = TableRuntime(None, publisher, flags, computer, connections, status)  # type: ignore[arg-type]
     row = type("Row", (), {"id": 5, "mode": "computer", "seats": (1, None), "clock": {"base_ms": 60_000},
                            "status": "running"})()

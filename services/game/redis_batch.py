@@ -13,12 +13,21 @@ Nobody waits for Redis here: the players on this process already have their stat
 to report, a spectator to serve) runs as its ``then`` afterwards, in the writer.
 One writer keeps the order: a table's messages are published in the order of its
 changes.
+
+Since nobody waits, the writer also spaces its round trips at least
+:data:`SPACING_S` apart: a change after a quiet spell goes out at once, and under load
+each round trip carries everything of the last few milliseconds.  On this machine a
+send to Redis costs about 0.2 ms of kernel time whatever it carries (it wakes Redis,
+and Redis's answer wakes this process's listener with its own messages back), which
+made the per-change round trips a fifth of the process's CPU at 250 games.  Only a
+player served by another process waits the few milliseconds more.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,16 +35,20 @@ from redis.client import Pipeline
 
 log = logging.getLogger("game.redis_batch")
 
+SPACING_S = 0.005
+
 Then = Callable[[list[Any] | None], None]
 
 
 class RedisBatch:
     """Gathers ``(add, then)`` pairs; one pipeline sends everything gathered."""
 
-    def __init__(self, client: Callable[[], Any], reconnect: Callable[[], None] = lambda: None) -> None:
+    def __init__(self, client: Callable[[], Any], reconnect: Callable[[], None] = lambda: None,
+                 spacing_s: float = SPACING_S) -> None:
         """``client()`` gives the Redis client to pipeline on; ``reconnect()`` replaces it
         after a failed round trip (the queue's own reconnect)."""
         self._client = client
+        self._spacing_s = spacing_s
         self._reconnect = reconnect
         self._pending: list[tuple[Callable[[Pipeline], None], Then | None]] = []
         self._wake = threading.Event()
@@ -53,8 +66,13 @@ class RedisBatch:
         self._wake.set()
 
     def _run(self) -> None:
+        sent_at = 0.0
         while True:
             self._wake.wait()
+            rest = sent_at + self._spacing_s - time.monotonic()
+            if rest > 0:
+                time.sleep(rest)  # what arrives meanwhile goes along
+            sent_at = time.monotonic()
             with self._lock:
                 self._wake.clear()
                 batch, self._pending = self._pending, []

@@ -110,12 +110,20 @@ def resolve(state: State, move: Any, seat: int | None) -> int:
     return _check_jump(state, frm, to)
 
 
-def effect(state: State, move: int) -> dict[str, Any]:
-    """What ``move`` changes, in cell names: kind, from, to, turned enemy stones."""
+def effect(state: State, move: int, turned: dict[int, list[str]] | None = None) -> dict[str, Any]:
+    """What ``move`` changes, in cell names: kind, from, to, turned enemy stones.
+
+    ``turned`` (target cell → names), shared across the moves of one position, names
+    each target's turned stones once: a view lists every legal move, and most targets
+    are reached by several jumps and a clone."""
     if move == PASS:
         return {"kind": "pass", "from": None, "to": None, "turns": []}
     frm, to = move >> 6, move & 63
-    turns = names_of(NEIGHBOURS[to] & state.opp)
+    turns = turned.get(to) if turned is not None else None
+    if turns is None:
+        turns = names_of(NEIGHBOURS[to] & state.opp)
+        if turned is not None:
+            turned[to] = turns
     if frm == CLONE_FROM:
         return {"kind": "clone", "from": None, "to": NAMES[to], "turns": turns}
     return {"kind": "jump", "from": NAMES[frm], "to": NAMES[to], "turns": turns}

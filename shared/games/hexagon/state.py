@@ -53,7 +53,7 @@ def position_key(red: int, white: int, side: int) -> int:
 
 
 class State:
-    __slots__ = ("setup", "red", "white", "side", "clock", "seen", "trail", "ply", "cached_outcome")
+    __slots__ = ("setup", "red", "white", "side", "clock", "seen", "trail", "ply", "cached_outcome", "cached_view")
 
     def __init__(
         self,
@@ -75,6 +75,7 @@ class State:
         self.trail = trail  # (previous trail, move) or None at the start
         self.ply = ply
         self.cached_outcome: Any = None  # filled lazily by outcome.end_of; False = running
+        self.cached_view: Any = None  # the seat-independent part of view.view, filled lazily
 
     @property
     def me(self) -> int:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.games.base import Outcome
 from shared.games.hexagon.board import NEIGHBOURS, bits, names_of
 from shared.games.hexagon.ending import end_of
 from shared.games.hexagon.moves import clone_targets, reachable
@@ -41,10 +42,23 @@ def help_info(state: State, seat: int) -> dict[str, list[str]]:
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     outcome = end_of(state)
+    # What every seat sees alike is built once per position (both players and the
+    # spectators get a view of each new position); receivers never change a view.
+    public = state.cached_view
+    if public is None:
+        public = state.cached_view = _public(state, outcome)
+    data: dict[str, Any] = {"game": "hexagon", "seat": seat, **public}
+    if outcome is None and seat == state.side:
+        turned: dict[int, list[str]] = {}
+        data["legal_moves"] = [{"text": move_text(m), "effect": effect(state, m, turned)}
+                               for m in legal_for(state, seat)]
+        data["help"] = help_info(state, seat)
+    return data
+
+
+def _public(state: State, outcome: Outcome | None) -> dict[str, Any]:
     setup = state.setup
-    data: dict[str, Any] = {
-        "game": "hexagon",
-        "seat": seat,
+    return {
         "options": dict(setup.options),
         "map": setup.options["map"],
         "map_seed": setup.map_seed,
@@ -59,7 +73,3 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "score": [state.red.bit_count(), state.white.bit_count()],
         "outcome": outcome.to_dict() if outcome is not None else None,
     }
-    if outcome is None and seat == state.side:
-        data["legal_moves"] = [{"text": move_text(m), "effect": effect(state, m)} for m in legal_for(state, seat)]
-        data["help"] = help_info(state, seat)
-    return data
