@@ -167,6 +167,10 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
         cors_allowed_origins=origin_check(config.lobby_url),
         max_http_buffer_size=TRANSPORT_MAX_BYTES,
         serializer=JsonPacket,
+        # A socket's events are handled one after the other in its own reader greenlet:
+        # a tab's move and its resignation never race each other, and an event costs no
+        # greenlet of its own (no handler here waits for another event of its socket).
+        async_handlers=False,
     )
     cache = StateCache()
     # The tables' own pool lends connections without a test query (one round trip less
