@@ -55,8 +55,9 @@ def _held_back(pool: ConnectionPool, writer: MoveWriter, first: MoveAppend, rest
                append: Callable[[MoveAppend], Any] | None = None) -> list[Any]:
     """Each move appended from a thread of its own while the pool's only connection is held.
 
-    ``first`` starts the writer, which then waits for the connection with a batch of
-    just that move; ``rest`` all gather meanwhile, so they meet in the next batch.
+    ``first`` finds nothing being written, so its caller writes it (a batch of just that
+    move) and waits for the connection; ``rest`` all gather meanwhile, so the writer
+    loop takes them as the next batch.
     Returns each move's answer (or exception), ``first`` first."""
     answers: list[Any] = [None] * (1 + len(rest))
 
@@ -69,7 +70,7 @@ def _held_back(pool: ConnectionPool, writer: MoveWriter, first: MoveAppend, rest
     threads = [threading.Thread(target=run, args=(i, m), daemon=True) for i, m in enumerate([first, *rest])]
     with pool.connection():
         threads[0].start()
-        _until(lambda: not writer._pending)  # the writer took it and waits for the connection
+        _until(lambda: writer._writing == 1)  # first is being written and waits for the connection
         for thread in threads[1:]:
             thread.start()
         _until(lambda: len(writer._pending) == len(rest))

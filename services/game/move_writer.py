@@ -2,8 +2,9 @@
 
 Under load a single game-service process appends hundreds of moves a second, and a
 statement per move costs its own round trip (psycopg's send and wait, the kernel,
-PostgreSQL's parse and commit) each time.  Here every caller puts its move in a
-pending list and waits; one writer loop takes everything pending, writes it with one
+PostgreSQL's parse and commit) each time.  Here a caller that finds nothing being
+written writes its own move; every other caller puts its move in a pending list and
+waits, and one writer loop takes everything pending, writes it with one
 ``game_store.append_moves`` (one statement, one transaction) and hands each caller its
 own answer.  Nothing is acknowledged before PostgreSQL has committed it, and nobody
 waits for a timer: while one batch is on its way the next one gathers, so under low
@@ -65,23 +66,38 @@ class MoveWriter:
         self._wake = threading.Condition(self._lock)
         self._pending: list[_Waiting] = []
         self._in_flight: set[int] = set()  # game ids in a batch being written
+        self._writing = 0  # batches in flight (at most ``loops``)
         self._running = 0  # loops started and not ended
 
     def append(self, move: MoveAppend) -> int | None:
         """Append ``move`` once its row is committed: the new xmin, or None if the row had changed.
 
         Raises what the batch's statement raised (``psycopg.OperationalError`` when its
-        connection was dead), for every caller of that batch."""
+        connection was dead), for every caller of that batch.
+
+        When nothing is being written and nothing waits, the caller writes its own move
+        (a batch of one) instead of handing it to a loop: under light load that saves
+        the switch to the loop and back, and the wait for the loop's turn after
+        PostgreSQL answered, on the path every move's round trip takes."""
         waiting = _Waiting(move)
+        starting = 0
         with self._wake:
-            self._pending.append(waiting)
-            # Started lazily: nothing runs in a process (or a test) that never moves.
-            starting = self.loops - self._running
-            self._running += starting
-            self._wake.notify()
-        for _ in range(starting):
-            threading.Thread(target=self._loop, name="move-writer", daemon=True).start()
-        waiting.done.wait()
+            alone = not self._pending and self._writing < self.loops and move.game_id not in self._in_flight
+            if alone:
+                self._writing += 1
+                self._in_flight.add(move.game_id)
+            else:
+                self._pending.append(waiting)
+                # Started lazily: nothing runs in a process (or a test) that never queues.
+                starting = self.loops - self._running
+                self._running += starting
+                self._wake.notify()
+        if alone:
+            self._write_and_release([waiting])
+        else:
+            for _ in range(starting):
+                threading.Thread(target=self._loop, name="move-writer", daemon=True).start()
+            waiting.done.wait()
         if waiting.error is not None:
             raise waiting.error
         return waiting.xmin
@@ -90,21 +106,26 @@ class MoveWriter:
         try:
             while True:
                 with self._wake:
-                    batch = self._take()
+                    batch = self._take() if self._writing < self.loops else []
                     while not batch:
                         self._wake.wait()
-                        batch = self._take()
+                        batch = self._take() if self._writing < self.loops else []
+                    self._writing += 1
                     self._in_flight.update(w.move.game_id for w in batch)
-                try:
-                    self._write(batch)
-                finally:
-                    with self._wake:
-                        self._in_flight.difference_update(w.move.game_id for w in batch)
-                        if self._pending:  # a game's next move may have waited for this batch
-                            self._wake.notify()
+                self._write_and_release(batch)
         finally:
             with self._wake:
                 self._running -= 1  # only on a kill (GreenletExit): the next append starts another
+
+    def _write_and_release(self, batch: list[_Waiting]) -> None:
+        try:
+            self._write(batch)
+        finally:
+            with self._wake:
+                self._writing -= 1
+                self._in_flight.difference_update(w.move.game_id for w in batch)
+                if self._pending:  # waiting for a free slot, or a game's next move for this batch
+                    self._wake.notify_all()
 
     def _take(self) -> list[_Waiting]:
         """Everything pending, but one move per game and none of a game in flight (they wait, in order)."""

@@ -75,7 +75,7 @@ class JsonPacket(Packet):
 class QueueJson:
     """The message queue's JSON: pre-encoded payloads spliced in, own messages marked.
 
-    Every message this process publishes begins with ``{"origin": "<host id>", ``;
+    Every message this process publishes begins with ``{"origin":"<host id>",``;
     :meth:`loads` returns None for those (python-socketio's listener then skips them),
     so this process never decodes its own table states again."""
 
@@ -103,13 +103,13 @@ class QueueJson:
             message = {**message, "batch": [spliceable(m) for m in batch]}
         else:
             message = spliceable(message)
-        text = json.dumps({"origin": self.host_id, **message})
+        text = orjson.dumps({"origin": self.host_id, **message}).decode()
         for i, raw in enumerate(raws):
             text = text.replace(f'"{self._mark}{i}"', raw, 1)
         return text
 
     def loads(self, text: str | bytes) -> Any:
-        head = f'{{"origin": "{self.host_id}",'
+        head = f'{{"origin":"{self.host_id}",'
         if isinstance(text, bytes):
             if text.startswith(head.encode()):
                 return None
