@@ -257,11 +257,15 @@ def processes_under(path: Path) -> list[int]:
 
 def run_games(urls: list[str], pairs: list[tuple[int, str, str]], seconds: float, echo: bool,
               cpu_groups: dict[str, Callable[[], list[int]]] | None = None,
-              on_measuring: Callable[[], None] = lambda: None) -> dict[str, Any]:
+              on_measuring: Callable[[], None] = lambda: None,
+              server_times: Callable[[], dict[float, float]] | None = None) -> dict[str, Any]:
     """Play every (game_id, token0, token1) pair for ``seconds``, the i-th pair's clients on
     ``urls[i % len(urls)]``; the round-trip figures, and
     the CPU time per move of each group of server processes in ``cpu_groups``.
-    ``on_measuring`` runs as the measured window opens."""
+    ``on_measuring`` runs as the measured window opens.  ``server_times()`` (the game
+    service's ``game_move_seconds`` histogram: upper bound → cumulative count, summed
+    over its processes) is read at both ends of the window: the server's own share of
+    the round trip, from the validated event to the published state."""
     tally, timers, rng = Tally(), Timers(), random.Random(1)
     players = [Player(urls[i % len(urls)], tok, gid, tally, timers, random.Random(rng.random()), echo)
                for i, (gid, t0, t1) in enumerate(pairs) for tok in (t0, t1)]
@@ -278,10 +282,12 @@ def run_games(urls: list[str], pairs: list[tuple[int, str, str]], seconds: float
     tally.round_trips_ms.clear()
     tally.measuring = True
     started = time.perf_counter()
+    times_before = server_times() if server_times else {}
     on_measuring()
     time.sleep(seconds)
     tally.measuring = False
     elapsed = time.perf_counter() - started
+    times_after = server_times() if server_times else {}
     moves = len(tally.round_trips_ms)
     cpu_ms = {name: round((cpu_seconds(pids) - cpu_before[name]) * 1000 / max(1, moves), 3)
               for name, pids in groups.items()}
@@ -305,7 +311,39 @@ def run_games(urls: list[str], pairs: list[tuple[int, str, str]], seconds: float
         "errors": len(tally.errors) + unanswered + connect_errors,
         "error_codes": sorted(set(tally.errors)),
         "cpu_ms_per_move": cpu_ms,
+        **({"server_move_ms": histogram_quantiles(times_before, times_after)} if server_times else {}),
     }
+
+
+def move_seconds(urls: list[str]) -> dict[float, float]:
+    """The game service's ``game_move_seconds`` buckets (upper bound → cumulative count) over ``urls``."""
+    import requests
+
+    buckets: dict[float, float] = {}
+    for url in urls:
+        for line in requests.get(url + "/metrics", timeout=5).text.splitlines():
+            if line.startswith("game_move_seconds_bucket{"):
+                le = line.split('le="', 1)[1].split('"', 1)[0]
+                bound = float("inf") if le == "+Inf" else float(le)
+                buckets[bound] = buckets.get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
+    return buckets
+
+
+def histogram_quantiles(before: dict[float, float], after: dict[float, float]) -> dict[str, str]:
+    """p50 and p99 of the moves counted between two readings, as the histogram bucket
+    they fall in (e.g. "1-2.5": between 1 and 2.5 ms)."""
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0.0) for b in bounds]
+    total = counts[-1] if counts else 0.0
+    out = {}
+    for name, q in (("p50", 0.5), ("p99", 0.99)):
+        lower = 0.0
+        for bound, count in zip(bounds, counts, strict=True):
+            if total and count >= q * total:
+                out[name] = f"{lower * 1000:g}-{bound * 1000:g}"
+                break
+            lower = bound
+    return out
 
 
 def wait_healthy(url: str, process: subprocess.Popen, timeout: float = 30) -> None:
@@ -402,7 +440,7 @@ def main() -> int:
                 for name, pid in (*servers, ("clients", os.getpid())):
                     profiler.append(subprocess.Popen(
                         [str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(pid),
-                         "--duration", str(int(args.seconds)), "--rate", "200", "--format", "raw",
+                         "--duration", str(int(args.seconds)), "--rate", "100", "--format", "raw",
                          "--output", f"{args.profile}-{name}.txt", "--nonblocking"],
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
@@ -410,7 +448,7 @@ def main() -> int:
                 [game.url for game in games], pairs, args.seconds, echo=False,
                 cpu_groups={"server": lambda: game_pids, "postgres_redis": lambda: processes_under(tmp / "infra"),
                             "clients": lambda: [os.getpid()]},
-                on_measuring=profile)
+                on_measuring=profile, server_times=lambda: move_seconds([game.url for game in games]))
             for sampler in profiler:
                 sampler.wait(30)
             if result["game_service"]["errors"]:
