@@ -31,8 +31,12 @@ machine.
 
 With ``--game-processes P`` the benchmark starts P game-service processes on the same
 PostgreSQL and Redis (the Redis message queue joins them, as in production), and both
-clients of game *i* connect to process ``i % P``: the client-side equivalent of the
-deploy's sticky routing of a table's sockets to one process.  ``--echo-processes E``
+clients of game *i* connect to process ``i % P``: routing by table, every move stays in
+one process.  ``--routing client`` instead sends each client to a process of its own
+drawing (as the deploy's nginx ``ip_hash`` does by address: the two players of a table
+often sit on different processes, and every such move reaches the opponent through
+Redis; the echo server's processes share nothing, so it always routes by table).
+``--echo-processes E``
 does the same for the echo server (its processes share nothing: both players of a
 game sit on the same one).  ``cpu_ms_per_move["server"]`` sums over all processes of
 that server.
@@ -256,18 +260,21 @@ def processes_under(path: Path) -> list[int]:
 
 
 def run_games(urls: list[str], pairs: list[tuple[int, str, str]], seconds: float, echo: bool,
+              by_client: bool = False,
               cpu_groups: dict[str, Callable[[], list[int]]] | None = None,
               on_measuring: Callable[[], None] = lambda: None,
               server_times: Callable[[], dict[float, float]] | None = None) -> dict[str, Any]:
     """Play every (game_id, token0, token1) pair for ``seconds``, the i-th pair's clients on
-    ``urls[i % len(urls)]``; the round-trip figures, and
+    ``urls[i % len(urls)]`` (``by_client``: each client on a url drawn for it); the round-trip figures, and
     the CPU time per move of each group of server processes in ``cpu_groups``.
     ``on_measuring`` runs as the measured window opens.  ``server_times()`` (the game
     service's ``game_move_seconds`` histogram: upper bound → cumulative count, summed
     over its processes) is read at both ends of the window: the server's own share of
     the round trip, from the validated event to the published state."""
     tally, timers, rng = Tally(), Timers(), random.Random(1)
-    players = [Player(urls[i % len(urls)], tok, gid, tally, timers, random.Random(rng.random()), echo)
+    route = random.Random(2)
+    players = [Player(route.choice(urls) if by_client else urls[i % len(urls)], tok, gid, tally, timers,
+                      random.Random(rng.random()), echo)
                for i, (gid, t0, t1) in enumerate(pairs) for tok in (t0, t1)]
     connect_errors = 0
     for player in players:
@@ -368,6 +375,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--game-processes", type=int, default=1, metavar="P",
                         help="game-service processes on the same database and Redis; game i's clients use process i %% P")
+    parser.add_argument("--routing", choices=("table", "client"), default="table",
+                        help="several game processes: a table's clients on one (table) or each client on its own draw")
     parser.add_argument("--echo-processes", type=int, default=1, metavar="E",
                         help="echo-server processes; game i's clients use process i %% E")
     parser.add_argument("--profile", metavar="PREFIX",
@@ -391,7 +400,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="spielcenter-bench-tables-"))
     infra = start_infra(tmp / "infra")
     result: dict[str, Any] = {"games": args.games, "seconds": args.seconds, "think_s": list(THINK_S),
-                              "game": "hexagon", "game_processes": args.game_processes,
+                              "game": "hexagon", "game_processes": args.game_processes, "routing": args.routing,
                               "echo_processes": args.echo_processes,
                               "load_average": [round(x, 2) for x in os.getloadavg()]}
     try:
@@ -445,7 +454,7 @@ def main() -> int:
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
             result["game_service"] = run_games(
-                [game.url for game in games], pairs, args.seconds, echo=False,
+                [game.url for game in games], pairs, args.seconds, echo=False, by_client=args.routing == "client",
                 cpu_groups={"server": lambda: game_pids, "postgres_redis": lambda: processes_under(tmp / "infra"),
                             "clients": lambda: [os.getpid()]},
                 on_measuring=profile, server_times=lambda: move_seconds([game.url for game in games]))

@@ -110,6 +110,15 @@ def test_append_moves_writes_every_row_still_at_its_version_in_one_statement(poo
         assert (row.turn_started_at, row.version, row.draw_offer) == (move.turn_started_at, 1, None)
     assert rows[untimed.id].remaining_ms is None  # type: ignore[union-attr]
     assert rows[stale.id] is not None and rows[stale.id].moves == [] and rows[stale.id].version == 0  # type: ignore[union-attr]
+    # One move alone takes the plain statement: the same write behind the same guard.
+    with pool.connection() as conn:
+        assert game_store.append_moves(conn, [_append(stale, "e5", 0)]) == {}  # still stale
+        for row, seat in ((rows[computer.id], None), (rows[timed.id], 1)):
+            move = _append(row, "f6", seat)  # type: ignore[arg-type]
+            xmin = game_store.append_moves(conn, [move])[row.id]  # type: ignore[union-attr]
+            again = game_store.load(conn, row.id)  # type: ignore[union-attr]
+            assert again is not None and again.xmin == xmin and again.moves[-1] == "f6"
+            assert (again.move_seats[-1], again.remaining_ms, again.version) == (seat, move.remaining_ms, 2)
     with pool.connection() as conn:
         assert game_store.append_moves(conn, []) == {}
         with pytest.raises(ValueError):  # UPDATE … FROM would write only one of them
