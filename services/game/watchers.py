@@ -73,8 +73,9 @@ class Watchers:
         return missed
 
     def heartbeat(self) -> None:
+        # python-socketio's rooms include None (every socket of the namespace) and sid rooms.
         watched = [int(room.split(":")[1]) for room, members in self.local_rooms()
-                   if members and room.startswith("game:") and room.endswith(":watch")]
+                   if members and isinstance(room, str) and room.startswith("game:") and room.endswith(":watch")]
         if watched:
             pipe = self.redis.pipeline(transaction=False)
             for game_id in watched:
