@@ -169,6 +169,7 @@ class JsonQueue(socketio.RedisManager):
         channel and every table this process serves (again after each reconnect)."""
         retry_sleep = 1.0
         while True:
+            pubsub = None
             try:
                 client = self._get_redis_module().Redis.from_url(self.redis_url, **self.redis_options)
                 pubsub = client.pubsub()
@@ -177,6 +178,11 @@ class JsonQueue(socketio.RedisManager):
                 yield from pubsub.listen()
             except Exception as exc:
                 self.channels.detach()
+                if pubsub is not None:
+                    try:
+                        pubsub.close()  # its subscriptions must not outlive it on a half-open connection
+                    except Exception:
+                        pass
                 log.warning("cannot receive from redis; retrying",
                             extra={"fields": {"error": repr(exc), "retry_s": retry_sleep}})
                 time.sleep(retry_sleep)
