@@ -220,7 +220,8 @@ _APPEND_MOVES = (
 )
 
 # A batch of one, the common case below a few hundred moves a second: the same write
-# with plain parameters (psycopg adapts twelve one-element arrays for the form above).
+# with plain parameters (psycopg adapts twelve one-element arrays for the form above:
+# about 190 µs of this process's CPU per statement here against 120).
 _APPEND_MOVE = (
     "UPDATE games SET moves = array_append(moves, %s::text), move_seats = array_append(move_seats, %s::smallint),"
     " move_times = array_append(move_times, %s::integer), remaining_ms = %s::integer[], lag_quota_ms = %s::integer[],"

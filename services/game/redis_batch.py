@@ -103,10 +103,11 @@ class RedisBatch:
                     self._reconnect()
                 except Exception as again:
                     log.warning("cannot reconnect to redis", extra={"fields": {"error": repr(again)}})
-        for (_add, then), (start, end) in zip(batch, spans or [(0, 0)] * len(batch), strict=True):
+        for i, (_add, then) in enumerate(batch):
             if then is None:
                 continue
             try:
-                then(None if answers is None else answers[start:end])
+                # Without answers no spans are needed (a failed attempt may have left them half built).
+                then(None if answers is None else answers[spans[i][0]:spans[i][1]])
             except Exception:
                 log.exception("after a redis batch")

@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterable
 import redis
 from redis.client import Pipeline
 
+from services.game.table_channels import game_of_room
+
 TTL_S = 10
 HEARTBEAT_S = 2.0
 REMEMBERED = 4096  # watched tables this process remembers as such (more only cost a round trip)
@@ -74,8 +76,8 @@ class Watchers:
 
     def heartbeat(self) -> None:
         # python-socketio's rooms include None (every socket of the namespace) and sid rooms.
-        watched = [int(room.split(":")[1]) for room, members in self.local_rooms()
-                   if members and isinstance(room, str) and room.startswith("game:") and room.endswith(":watch")]
+        watched = [game_id for room, members in self.local_rooms()
+                   if members and (game_id := game_of_room(room)) is not None and room.endswith(":watch")]
         if watched:
             pipe = self.redis.pipeline(transaction=False)
             for game_id in watched:

@@ -152,16 +152,19 @@ class JsonQueue(socketio.RedisManager):
         return self.redis
 
     # ---- which tables this process hears ------------------------------------------------
+    def _in_room(self, sid: str, namespace: str, room: str) -> bool:
+        return sid in self.rooms.get(namespace, {}).get(room, ())
+
     def basic_enter_room(self, sid: str, namespace: str, room: str, eio_sid: str | None = None) -> None:
-        was_in = sid in self.rooms.get(namespace, {}).get(room, ())
+        was_in = self._in_room(sid, namespace, room)
         super().basic_enter_room(sid, namespace, room, eio_sid=eio_sid)
-        if not was_in and sid in self.rooms.get(namespace, {}).get(room, ()):
+        if not was_in and self._in_room(sid, namespace, room):
             self.channels.entered(room)
 
     def basic_leave_room(self, sid: str, namespace: str, room: str) -> None:
-        was_in = sid in self.rooms.get(namespace, {}).get(room, ())
+        was_in = self._in_room(sid, namespace, room)
         super().basic_leave_room(sid, namespace, room)
-        if was_in and sid not in self.rooms.get(namespace, {}).get(room, ()):
+        if was_in and not self._in_room(sid, namespace, room):
             self.channels.left(room)
 
     def _redis_listen_with_retries(self) -> Iterator[dict[str, Any]]:  # pragma: no cover - needs Redis
@@ -233,15 +236,8 @@ class JsonQueue(socketio.RedisManager):
                 # state leave now, not after every other payload is built and published.
                 self.server.sleep(0)
             messages.append(message)
-        batch = {"method": "emit", "batch": messages, "host_id": self.host_id}
         channel = self.channels.channel_of_room(messages[0]["room"]) if messages else self.channel
-        text = self.json.dumps(batch)
-
-        def add(pipe: Pipeline) -> None:
-            pipe.publish(channel, text)
-            along(pipe)
-
-        self.batch.submit(add, then)
+        self._publish_on(channel, {"method": "emit", "batch": messages, "host_id": self.host_id}, along, then)
 
     def _publish(self, data: dict[str, Any]) -> None:
         """The library's publications (single emits, disconnects, rooms), through the batch."""
@@ -252,8 +248,19 @@ class JsonQueue(socketio.RedisManager):
             channel = self.channels.channel_of_room(room)
         else:
             channel = self.channel  # a remote socket's room change or disconnect: every process hears
+        self._publish_on(channel, data)
+
+    def _publish_on(self, channel: str, data: dict[str, Any], along: Callable[[Pipeline], None] = lambda pipe: None,
+                    then: Then | None = None) -> None:
+        """``data`` on ``channel`` with ``along``'s commands, through the batch (encoded now,
+        so what is sent is the message as it is at this moment)."""
         text = self.json.dumps(data)
-        self.batch.submit(lambda pipe: pipe.publish(channel, text))
+
+        def add(pipe: Pipeline) -> None:
+            pipe.publish(channel, text)
+            along(pipe)
+
+        self.batch.submit(add, then)
 
     def _handle_emit(self, message: dict[str, Any]) -> None:
         batch = message.get("batch")
