@@ -1,7 +1,7 @@
 """Concurrent games over real sockets: the game service next to a bare Flask-SocketIO echo server.
 
-``python -m bench.tables [--games N] [--seconds S] [--game-processes P] [--echo-processes E]``
-prints JSON.
+``python -m bench.tables [--games N] [--seconds S] [--game-processes P] [--routing table|client]
+[--echo-processes E] [--profile PREFIX]`` prints JSON.
 
 N Battlehexagon games between 2·N scripted clients (python-socketio, WebSocket
 transport) run for S seconds against each server in turn.  The player to move waits
@@ -36,9 +36,8 @@ one process.  ``--routing client`` instead sends each client to a process of its
 drawing (as the deploy's nginx ``ip_hash`` does by address: the two players of a table
 often sit on different processes, and every such move reaches the opponent through
 Redis; the echo server's processes share nothing, so it always routes by table).
-``--echo-processes E``
-does the same for the echo server (its processes share nothing: both players of a
-game sit on the same one).  ``cpu_ms_per_move["server"]`` sums over all processes of
+``--echo-processes E`` does the same for the echo server (both players of a game sit
+on the same one).  ``cpu_ms_per_move["server"]`` sums over all processes of
 that server.
 """
 
@@ -374,7 +373,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--game-processes", type=int, default=1, metavar="P",
-                        help="game-service processes on the same database and Redis; game i's clients use process i %% P")
+                        help="game-service processes on the same database and Redis; with --routing table game i's "
+                             "clients use process i %% P")
     parser.add_argument("--routing", choices=("table", "client"), default="table",
                         help="several game processes: a table's clients on one (table) or each client on its own draw")
     parser.add_argument("--echo-processes", type=int, default=1, metavar="E",

@@ -92,9 +92,4 @@ def half_turn_mask(mask: int) -> int:
 
 
 def names_of(mask: int) -> list[str]:
-    out = []
-    while mask:  # bits(), without its list: a view names cells hundreds of times
-        low = mask & -mask
-        out.append(NAMES[low.bit_length() - 1])
-        mask ^= low
-    return out
+    return [NAMES[i] for i in bits(mask)]
