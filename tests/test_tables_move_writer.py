@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -15,9 +14,10 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
 from services.game.move_writer import MoveWriter
-from shared import accounts, db, game_store
+from shared import db, game_store
 from shared.game_store import GameRow, MoveAppend
 from tests.stack import Infra
+from tests.table_rows import move_append, running_game
 
 
 @pytest.fixture
@@ -30,25 +30,15 @@ def pool(infra: Infra) -> Iterator[ConnectionPool]:
 
 
 def _games(infra: Infra, n: int) -> list[GameRow]:
-    setup = db.make_pool(infra.database_url, max_size=1)
+    setup = db.make_pool(infra.database_url, max_size=1)  # the writer's pool has one connection, for the writer
     try:
-        rows = []
-        for _ in range(n):
-            a, b = accounts.create_guest(setup), accounts.create_guest(setup)
-            with setup.connection() as conn, conn.transaction():
-                gid = game_store.create_game(conn, game="bullet", options={}, seed=1, seats=(a.id, b.id),
-                                             mode="wartesaal", clock={"base_ms": 60_000, "inc_ms": 0},
-                                             rated=False, stake=0)
-                rows.append(game_store.load(conn, gid))
-        return rows
+        return [running_game(setup, clock={"base_ms": 60_000, "inc_ms": 0}) for _ in range(n)]
     finally:
         setup.close()
 
 
 def _move(row: GameRow, text: str) -> MoveAppend:
-    return MoveAppend(game_id=row.id, expected_xmin=row.xmin, move=text, seat=0, spent_ms=5,
-                      remaining_ms=[59_995, 60_000], lag_quota_ms=list(row.lag_quota_ms),
-                      turn_started_at=dt.datetime.now(dt.UTC), version=row.version + 1)
+    return move_append(row, text, 0)
 
 
 def _held_back(pool: ConnectionPool, writer: MoveWriter, first: MoveAppend, rest: list[MoveAppend],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 
 import psycopg
@@ -11,9 +10,9 @@ from psycopg.rows import dict_row
 
 from shared import accounts, db, game_store
 from shared.clock import Clock, initial_quota_ms
-from shared.game_store import GameRow, MoveAppend
 from shared.games.base import BadOptions
 from tests.stack import Infra
+from tests.table_rows import move_append, running_game
 
 
 @pytest.fixture
@@ -66,28 +65,10 @@ def test_create_refuses_what_the_contract_forbids(pool) -> None:  # noqa: ANN001
                                    mode="same_device", clock=None, rated=False, stake=10)
 
 
-def _running_game(pool, *, clock: dict[str, int] | None = None, computer: bool = False) -> GameRow:  # noqa: ANN001
-    a, b = accounts.create_guest(pool), accounts.create_guest(pool)
-    with pool.connection() as conn, conn.transaction():
-        gid = game_store.create_game(conn, game="hexagon", options={}, seed=3, seats=(a.id, None if computer else b.id),
-                                     mode="computer" if computer else "wartesaal", clock=clock, rated=False,
-                                     stake=0, strength="leicht" if computer else None)
-        row = game_store.load(conn, gid)
-    assert row is not None
-    return row
-
-
-def _append(row: GameRow, move: str, seat: int | None, *, xmin: int | None = None) -> MoveAppend:
-    remaining = [row.remaining_ms[0] - 100, row.remaining_ms[1]] if row.remaining_ms is not None else None
-    return MoveAppend(game_id=row.id, expected_xmin=row.xmin if xmin is None else xmin, move=move, seat=seat,
-                      spent_ms=100, remaining_ms=remaining, lag_quota_ms=[row.lag_quota_ms[0] + 7, 9],
-                      turn_started_at=dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC), version=row.version + 1)
-
-
 def test_append_moves_writes_every_row_still_at_its_version_in_one_statement(pool) -> None:  # noqa: ANN001
-    timed, untimed, computer, stale = (_running_game(pool, clock={"base_ms": 60_000, "inc_ms": 0}),
-                                       _running_game(pool), _running_game(pool, computer=True),
-                                       _running_game(pool, clock={"base_ms": 60_000, "inc_ms": 0}))
+    timed, untimed, computer, stale = (running_game(pool, clock={"base_ms": 60_000, "inc_ms": 0}),
+                                       running_game(pool), running_game(pool, computer=True),
+                                       running_game(pool, clock={"base_ms": 60_000, "inc_ms": 0}))
     with pool.connection() as conn, conn.transaction():  # an open offer, which lapses with the move
         conn.execute("UPDATE games SET draw_offer = 1 WHERE id = ANY(%s)", ([timed.id, untimed.id],))
     with pool.connection() as conn:
@@ -95,8 +76,8 @@ def test_append_moves_writes_every_row_still_at_its_version_in_one_statement(poo
     assert timed is not None and untimed is not None and timed.draw_offer == 1
     with pool.connection() as conn, conn.transaction():  # anyone's write since the cached row: stale
         conn.execute("UPDATE games SET takeback_declines = '{1,0}' WHERE id = %s", (stale.id,))
-    moves = [_append(timed, "a1", 0), _append(untimed, "b2", 1), _append(computer, "c3", None),
-             _append(stale, "d4", 0)]
+    moves = [move_append(timed, "a1", 0), move_append(untimed, "b2", 1), move_append(computer, "c3", None),
+             move_append(stale, "d4", 0)]
     with pool.connection() as conn, conn.transaction():
         xmins = game_store.append_moves(conn, moves)
         rows = {m.game_id: game_store.load(conn, m.game_id) for m in moves}
@@ -112,9 +93,9 @@ def test_append_moves_writes_every_row_still_at_its_version_in_one_statement(poo
     assert rows[stale.id] is not None and rows[stale.id].moves == [] and rows[stale.id].version == 0  # type: ignore[union-attr]
     # One move alone takes the plain statement: the same write behind the same guard.
     with pool.connection() as conn:
-        assert game_store.append_moves(conn, [_append(stale, "e5", 0)]) == {}  # still stale
+        assert game_store.append_moves(conn, [move_append(stale, "e5", 0)]) == {}  # still stale
         for row, seat in ((rows[computer.id], None), (rows[timed.id], 1)):
-            move = _append(row, "f6", seat)  # type: ignore[arg-type]
+            move = move_append(row, "f6", seat)  # type: ignore[arg-type]
             xmin = game_store.append_moves(conn, [move])[row.id]  # type: ignore[union-attr]
             again = game_store.load(conn, row.id)  # type: ignore[union-attr]
             assert again is not None and again.xmin == xmin and again.moves[-1] == "f6"
@@ -122,4 +103,4 @@ def test_append_moves_writes_every_row_still_at_its_version_in_one_statement(poo
     with pool.connection() as conn:
         assert game_store.append_moves(conn, []) == {}
         with pytest.raises(ValueError):  # UPDATE … FROM would write only one of them
-            game_store.append_moves(conn, [_append(timed, "x", 0), _append(timed, "y", 0)])
+            game_store.append_moves(conn, [move_append(timed, "x", 0), move_append(timed, "y", 0)])

@@ -1,0 +1,30 @@
+"""Running tables written straight to the ``games`` table, and moves to append to them (store and move-writer tests)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from psycopg_pool import ConnectionPool
+
+from shared import accounts, game_store
+from shared.game_store import GameRow, MoveAppend
+
+
+def running_game(pool: ConnectionPool, *, clock: dict[str, int] | None = None, computer: bool = False) -> GameRow:
+    """A running Battlehexagon table between two new guests (or a guest and the computer)."""
+    a, b = accounts.create_guest(pool), accounts.create_guest(pool)
+    with pool.connection() as conn, conn.transaction():
+        gid = game_store.create_game(conn, game="hexagon", options={}, seed=3, seats=(a.id, None if computer else b.id),
+                                     mode="computer" if computer else "wartesaal", clock=clock, rated=False,
+                                     stake=0, strength="leicht" if computer else None)
+        row = game_store.load(conn, gid)
+    assert row is not None
+    return row
+
+
+def move_append(row: GameRow, move: str, seat: int | None, *, xmin: int | None = None) -> MoveAppend:
+    """``move`` on ``row`` as the table would append it: 100 ms spent, the version after the row's."""
+    remaining = [row.remaining_ms[0] - 100, row.remaining_ms[1]] if row.remaining_ms is not None else None
+    return MoveAppend(game_id=row.id, expected_xmin=row.xmin if xmin is None else xmin, move=move, seat=seat,
+                      spent_ms=100, remaining_ms=remaining, lag_quota_ms=[row.lag_quota_ms[0] + 7, 9],
+                      turn_started_at=dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC), version=row.version + 1)
