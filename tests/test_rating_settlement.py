@@ -35,8 +35,11 @@ def consumer(infra: Infra, pool) -> Iterator[EventConsumer]:  # noqa: ANN001
     """The rating handlers on a stream and group of this test alone."""
     stream = f"test:rating:{uuid.uuid4().hex[:8]}"
     client = redis.Redis.from_url(infra.redis_url, decode_responses=True)
+    # Events here carry fixed dates (the Berlin month turning on 1 Nov 2026); the retention,
+    # which refuses events older than 30 days, is tested with the consumer itself and must
+    # not make these tests depend on today's date (it did from 30 Nov 2026 on).
     consumer = EventConsumer(pool, client, group=f"rating-{uuid.uuid4().hex[:6]}", consumer="c1", handlers=HANDLERS,
-                             claim_idle_ms=0, block_ms=10, stream=stream)
+                             claim_idle_ms=0, block_ms=10, stream=stream, retention_s=20 * 365 * 86400)
     consumer.ensure_group()
     yield consumer
     client.delete(stream)
