@@ -310,8 +310,10 @@ def test_against_the_computer_with_karten_info_and_reasons(browser, services, ai
         expect(page.get_by_test_id("market-card")).to_have_count(5, timeout=30_000)
         page.locator("button[data-testid=hand-card]").first.wait_for()
 
-        # Karten-Info by hover: a good in the market, the deck, a row of Zinnmarken, the Stallmarke.
-        good = page.locator("button[data-testid=market-card]:not([data-card=Packpferd])").first
+        # Karten-Info by hover: a good, the deck, a row of Zinnmarken, the Stallmarke. The deal can leave
+        # five Packpferde in the market (about one game in fifty); the good is then one from the hand.
+        market_goods = page.locator("button[data-testid=market-card]:not([data-card=Packpferd])")
+        good = market_goods.first if market_goods.count() else page.locator("button[data-testid=hand-card]").first
         card = good.get_attribute("data-card")
         good.hover()
         info = page.get_by_test_id("card-info")
@@ -348,20 +350,31 @@ def test_against_the_computer_with_karten_info_and_reasons(browser, services, ai
         hand = page.locator("button[data-testid=hand-card]")
         kinds = [hand.nth(i).get_attribute("data-card") for i in range(hand.count())]
         trade = page.get_by_test_id("trade-text")
+        picked: list[int] = []
         if len(set(kinds)) > 1:
             picked = [kinds.index(k) for k in sorted(set(kinds))[:2]]
             for i in picked:
                 hand.nth(i).click()
             expect(trade).to_have_attribute("data-reason", "sell_mixed")
             expect(trade).to_have_text("Verkaufen kannst du nur eine Warensorte auf einmal.")
-        else:
+            expect(page.get_by_test_id("play-selection")).to_be_disabled()
+        elif market_goods.count():
             picked = [0]
             hand.nth(0).click()
-            good.click()
+            market_goods.first.click()
             expect(trade).to_have_attribute("data-reason", "exchange_too_few")
             expect(trade).to_have_text("Beim Tausch nimmst du mindestens zwei Waren aus dem Markt.")
-            good.click()
-        expect(page.get_by_test_id("play-selection")).to_be_disabled()
+            expect(page.get_by_test_id("play-selection")).to_be_disabled()
+            market_goods.first.click()
+        else:
+            # One kind in the hand and only Packpferde in the market: a hand card and a horse is no refusal,
+            # a Packpferd tapped after a hand card takes the horses alone.
+            hand.nth(0).click()
+            page.locator("button[data-testid=market-card]").first.click()
+            expect(trade).to_have_attribute("data-reason", "ok")
+            expect(trade).to_have_text("Du holst alle 5 Packpferde in deinen Stall.")
+            expect(page.locator("button[data-testid=hand-card].selected")).to_have_count(0)
+            page.locator("button[data-testid=market-card]").first.click()
         for i in picked:
             hand.nth(i).click()
         expect(trade).to_have_attribute("data-reason", "incomplete")
