@@ -106,6 +106,18 @@ def test_general_setup_by_hand_and_by_preset_then_a_fight_and_a_resignation(brow
         anna.locator("g.piece[data-square=a7]").hover()
         expect(anna.get_by_test_id("card-info")).to_contain_text("Verdeckte Figur")
 
+        # Scrolled to the end of the page, the Karten-Info going away must not pull the board
+        # under the resting pointer (it did: the board jumped 146 px, and a click waited in vain
+        # for the piece to stand still).
+        def f7_top() -> float:
+            return bert.evaluate("[...document.querySelectorAll('svg.general [data-square=f7]')].pop().getBoundingClientRect().y")
+        bert.locator("svg.general [data-square=f7]").last.hover()
+        bert.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        before = f7_top()
+        bert.locator("svg.general [data-square=e5]").last.hover()  # an empty square: no info
+        expect(bert.get_by_test_id("card-info")).to_be_hidden()
+        assert f7_top() == before
+
         # A few moves: the Feldmarschall walks up the a-file and strikes what stands on a7.
         engine = get_game("general")
         rng = random.Random(3)

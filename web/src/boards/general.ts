@@ -8,6 +8,7 @@ import { lang } from "../i18n";
 import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, svg } from "./board";
 import { type KnownPiece, type Knowledge, SEAT_NAMES, SETUP_TIME_RULE, TOKENS, cardInfo, rankName } from "./general_info";
 import "./general.css";
+import { hideSteady, showSteady } from "./steady_box";
 
 const CELL = 40;
 const FILES = "abcdefghij";
@@ -81,7 +82,7 @@ class GeneralBoard implements Board {
     host.element.replaceChildren(this.root);
     this.drawing.addEventListener("click", (event) => this.clicked(event));
     this.drawing.addEventListener("pointerover", (event) => this.hover(event));
-    this.drawing.addEventListener("pointerleave", () => (this.card.hidden = true));
+    this.drawing.addEventListener("pointerleave", () => hideSteady(this.card));
     this.drawing.addEventListener("pointerdown", (event) => this.pressStart(event));
     this.drawing.addEventListener("pointerup", () => window.clearTimeout(this.pressTimer));
     this.drawing.addEventListener("contextmenu", (event) => event.preventDefault());
@@ -371,12 +372,12 @@ class GeneralBoard implements Board {
 
   private showCard(piece: PieceView | null): void {
     if (!piece) {
-      this.card.hidden = true;
+      hideSteady(this.card);
       return;
     }
     const info = cardInfo(piece, this.knowledge(), lang());
     this.card.replaceChildren(el("strong", {}, info.title), ...info.lines.map((line) => el("div", {}, line)));
-    this.card.hidden = false;
+    showSteady(this.card);
   }
 
   private hover(event: PointerEvent): void {

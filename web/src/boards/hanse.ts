@@ -6,6 +6,7 @@ import "./hanse.css";
 import { lang } from "../i18n";
 import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, legalMoves } from "./board";
 import { cardInfo, type InfoTarget, parseTarget, targetKey } from "./hanse_info";
+import { hideSteady, showSteady } from "./steady_box";
 import { type CardSelection, explainSelection, type HanseEffect, moveSentence } from "./hanse_selection";
 
 const HORSE = "Packpferd";
@@ -188,7 +189,7 @@ class HanseBoard implements Board {
   private fillInfo(): void {
     const target = this.infoTarget;
     if (!target || this.curtainFor !== null) {
-      this.info.hidden = true;
+      hideSteady(this.info);
       this.info.replaceChildren();
       return;
     }
@@ -206,7 +207,7 @@ class HanseBoard implements Board {
     this.info.replaceChildren(el("div", { class: "hanse-info-picture" }, picture),
       el("div", { class: "hanse-info-text" }, el("strong", { "data-testid": "card-info-title" }, info.title), ...info.lines.filter(Boolean).map((line) => el("p", {}, line))));
     this.info.dataset.target = targetKey(target);
-    this.info.hidden = false;
+    showSteady(this.info);
   }
 
   private players(): { me: Player | null; other: Player | null } {
