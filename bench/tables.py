@@ -3,8 +3,8 @@
 ``python -m bench.tables [--games N] [--seconds S] [--game-processes P] [--routing table|client]
 [--echo-processes E] [--profile PREFIX]`` prints JSON.
 
-N Battlehexagon games between 2·N scripted clients (python-socketio, WebSocket
-transport) run for S seconds against each server in turn.  The player to move waits
+N Battlehexagon games between 2·N scripted clients (Socket.IO over WebSocket, all on
+one asyncio loop in this process: see ``Player``) run for S seconds against each server in turn.  The player to move waits
 a think time drawn at random between 0.5 and 1.5 s (fixed delays would make all
 games move in lockstep bursts), then sends a random legal move from its own view.
 A move's round trip is the time from sending it to the *opponent* receiving the
@@ -14,8 +14,7 @@ errors (refusals, disconnects, moves unanswered at the end), and the ratios of t
 game service to the echo server, which are the figures to watch.  Beside them, the
 CPU time each side spent per move (``cpu_ms_per_move``: the server process, for the
 game service also PostgreSQL's and Redis's processes, and this process's scripted
-clients, which decode every state they receive: without websocket-client's
-pure-Python UTF-8 check, which a browser does not pay), read from the
+clients, which decode every state they receive), read from the
 kernel's per-process counters over the measured window: unlike the round trips it
 hardly depends on what else the machine is doing.
 
@@ -51,7 +50,8 @@ if __name__ == "__main__" and "--echo-server" in sys.argv:
     monkey.patch_all()
 
 import argparse  # noqa: E402
-import heapq  # noqa: E402
+import asyncio  # noqa: E402
+import gc  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
@@ -59,7 +59,6 @@ import shutil  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
-import threading  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
@@ -115,90 +114,82 @@ class Tally:
     round_trips_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     measuring: bool = False
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-class Timers:
-    """One thread that fires callbacks at their time (instead of a thread per think time)."""
-
-    def __init__(self) -> None:
-        self._heap: list[tuple[float, int, Callable[[], None]]] = []
-        self._cv = threading.Condition()
-        self._n = 0
-        self._stopped = False
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def at(self, when: float, fn: Callable[[], None]) -> None:
-        with self._cv:
-            self._n += 1
-            heapq.heappush(self._heap, (when, self._n, fn))
-            self._cv.notify()
-
-    def stop(self) -> None:
-        with self._cv:
-            self._stopped = True
-            self._cv.notify()
-
-    def _run(self) -> None:
-        while True:
-            with self._cv:
-                while not self._stopped and (not self._heap or self._heap[0][0] > time.monotonic()):
-                    self._cv.wait(None if not self._heap else max(0.0, self._heap[0][0] - time.monotonic()))
-                if self._stopped:
-                    return
-                _, _, fn = heapq.heappop(self._heap)
-            try:
-                fn()
-            except Exception as exc:  # a closed socket at the end of the run
-                print(f"timer: {exc!r}", file=sys.stderr)
 
 
 class Player:
-    """One scripted client; ``echo`` clients know whose turn it is from the version alone."""
+    """One scripted client speaking Socket.IO (Engine.IO 4, WebSocket transport) itself,
+    all of them on one asyncio loop; ``echo`` clients know whose turn it is from the version alone.
 
-    def __init__(self, url: str, token: str, game_id: int, tally: Tally, timers: Timers, rng: random.Random,
-                 echo: bool) -> None:
-        import socketio
+    The wire is the browser client's: ``0`` open, ``40{auth}`` connect, ``42[event, data]``
+    events, ``2``/``3`` ping and pong.  A client of this kind costs a fraction of the CPU
+    of python-socketio's threaded client (two threads per socket, each waking for every
+    frame and queueing for the GIL behind the others), which on a small machine took a
+    core's share away from the servers under test and stamped the arrival of a state only
+    once its thread got the GIL back."""
 
-        self.url, self.token, self.game_id = url, token, game_id
-        self.tally, self.timers, self.rng, self.echo = tally, timers, rng, echo
+    def __init__(self, url: str, token: str, game_id: int, tally: Tally, rng: random.Random, echo: bool) -> None:
+        self.url = url.replace("http://", "ws://", 1).rstrip("/") + f"/{GAME_PATH}/?EIO=4&transport=websocket"
+        self.token, self.game_id = token, game_id
+        self.tally, self.rng, self.echo = tally, rng, echo
         self.you: int | None = None
         self.version = -1
-        # websocket-client checks every text frame's UTF-8 in pure Python (about 1 ms per
-        # 4 KB here), CPU that a browser never spends and that competes with the servers on
-        # this machine; both servers' clients skip it alike.
-        self.client = socketio.Client(reconnection=False, websocket_extra_options={"skip_utf8_validation": True})
-        self.client.on("table:state", self.on_state)
-        self.client.on("error", self.on_error)
-        self.client.on("disconnect", lambda *a: self.tally.errors.append("disconnect") if self.tally.measuring else None)
+        self.ws: Any = None
+        self.closing = False
+        self.reader: asyncio.Task | None = None
 
-    def connect(self) -> None:
-        self.client.connect(self.url, socketio_path=GAME_PATH, auth={"token": self.token, "lang": "de"},
-                            transports=["websocket"], wait_timeout=30)
-        self.client.emit("table:join", ({"game_id": self.game_id},))
+    async def connect(self) -> None:
+        from websockets.asyncio.client import connect
 
-    def on_error(self, data: Any) -> None:
-        if self.tally.measuring:
-            self.tally.errors.append(str(data.get("code") if isinstance(data, dict) else data))
+        self.ws = await connect(self.url, compression=None, max_size=None, ping_interval=None, open_timeout=30)
+        opened = await self.ws.recv()
+        if not opened.startswith("0"):
+            raise RuntimeError(f"no Engine.IO open packet: {opened[:80]!r}")
+        await self.ws.send("40" + json.dumps({"token": self.token, "lang": "de"}))
+        while True:
+            answer = await self.ws.recv()
+            if answer.startswith("40"):
+                break
+            if answer.startswith("44"):
+                raise RuntimeError(f"connection refused: {answer[:200]}")
+            if answer == "2":
+                await self.ws.send("3")
+        await self.ws.send("42" + json.dumps(["table:join", {"game_id": self.game_id}]))
+        self.reader = asyncio.get_running_loop().create_task(self.read())
 
-    def on_state(self, data: dict) -> None:
-        now = time.perf_counter()
+    async def read(self) -> None:
+        import orjson
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for frame in self.ws:
+                if frame.startswith("42"):
+                    event, data = orjson.loads(frame[2:])[:2]
+                    if event == "table:state":
+                        self.on_state(data, time.perf_counter())
+                    elif event == "error" and self.tally.measuring:
+                        self.tally.errors.append(str(data.get("code") if isinstance(data, dict) else data))
+                elif frame == "2":
+                    await self.ws.send("3")
+                elif frame.startswith("41") and self.tally.measuring:
+                    self.tally.errors.append("disconnect")
+        except ConnectionClosed:
+            pass
+        if self.tally.measuring and not self.closing:
+            self.tally.errors.append("disconnect")
+
+    def on_state(self, data: dict, now: float) -> None:
         if data["version"] <= self.version:
             return
         self.version = data["version"]
         if self.you is None:
             self.you = data["you"]
-        with self.tally.lock:
-            # Only the opponent's arrival counts: the mover hears its own move first.  A
-            # move that ends the game arrives with the version after the ending.
-            sent = self.tally.sent_at.get(self.game_id)
-            if sent is not None and sent[0] != self.you and data["version"] >= sent[1]:
-                del self.tally.sent_at[self.game_id]
-            else:
-                sent = None
-        if sent is not None and self.tally.measuring:
-            self.tally.round_trips_ms.append((now - sent[2]) * 1000)
+        # Only the opponent's arrival counts: the mover hears its own move first.  A move
+        # that ends the game arrives with the version after the ending.
+        sent = self.tally.sent_at.get(self.game_id)
+        if sent is not None and sent[0] != self.you and data["version"] >= sent[1]:
+            del self.tally.sent_at[self.game_id]
+            if self.tally.measuring:
+                self.tally.round_trips_ms.append((now - sent[2]) * 1000)
         if self.echo:
             my_turn = data["to_move"] == self.you
             moves = ["x"]
@@ -210,18 +201,21 @@ class Player:
             moves = [m["text"] for m in view.get("legal_moves", [])]
         if my_turn and moves:
             version, text = data["version"], self.rng.choice(moves)
-            self.timers.at(time.monotonic() + self.rng.uniform(*THINK_S), lambda: self.send(version, text))
+            asyncio.get_running_loop().call_later(self.rng.uniform(*THINK_S), self.send, version, text)
 
     def send(self, version: int, text: str) -> None:
-        if version != self.version or not self.client.connected:
+        if version != self.version or self.closing:
             return
-        with self.tally.lock:
-            self.tally.sent_at[self.game_id] = (self.you, version + 1, time.perf_counter())
-        self.client.emit("table:move", ({"game_id": self.game_id, "version": version, "move": text},))
+        self.tally.sent_at[self.game_id] = (self.you, version + 1, time.perf_counter())
+        frame = "42" + json.dumps(["table:move", {"game_id": self.game_id, "version": version, "move": text}])
+        asyncio.get_running_loop().create_task(self.ws.send(frame))
 
-    def close(self) -> None:
-        if self.client.connected:
-            threading.Thread(target=self.client.disconnect, daemon=True).start()
+    async def close(self) -> None:
+        self.closing = True
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await self.reader
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -270,44 +264,62 @@ def run_games(urls: list[str], pairs: list[tuple[int, str, str]], seconds: float
     service's ``game_move_seconds`` histogram: upper bound → cumulative count, summed
     over its processes) is read at both ends of the window: the server's own share of
     the round trip, from the validated event to the published state."""
-    tally, timers, rng = Tally(), Timers(), random.Random(1)
+    return asyncio.run(_run_games(urls, pairs, seconds, echo, by_client, cpu_groups or {}, on_measuring,
+                                  server_times))
+
+
+async def _run_games(urls: list[str], pairs: list[tuple[int, str, str]], seconds: float, echo: bool,
+                     by_client: bool, cpu_groups: dict[str, Callable[[], list[int]]],
+                     on_measuring: Callable[[], None],
+                     server_times: Callable[[], dict[float, float]] | None) -> dict[str, Any]:
+    from services.game.app import GC_THRESHOLDS
+
+    tally, rng = Tally(), random.Random(1)
     route = random.Random(2)
-    players = [Player(route.choice(urls) if by_client else urls[i % len(urls)], tok, gid, tally, timers,
+    players = [Player(route.choice(urls) if by_client else urls[i % len(urls)], tok, gid, tally,
                       random.Random(rng.random()), echo)
                for i, (gid, t0, t1) in enumerate(pairs) for tok in (t0, t1)]
     connect_errors = 0
-    for player in players:
-        try:
-            player.connect()
-        except Exception as exc:
-            connect_errors += 1
-            print(f"connect failed: {exc!r}", file=sys.stderr)
-    time.sleep(3)  # everyone seated, the first think times running
-    groups = {name: pids() for name, pids in (cpu_groups or {}).items()}
+    gate = asyncio.Semaphore(50)  # connections opened at once
+
+    async def connect(player: Player) -> None:
+        nonlocal connect_errors
+        async with gate:
+            try:
+                await player.connect()
+            except Exception as exc:
+                connect_errors += 1
+                print(f"connect failed: {exc!r}", file=sys.stderr)
+
+    await asyncio.gather(*(connect(player) for player in players))
+    # The clients' own collector pauses would stall every socket of this loop at once and
+    # show in both servers' p99 alike: the servers' settings here too.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    await asyncio.sleep(3)  # everyone seated, the first think times running
+    groups = {name: pids() for name, pids in cpu_groups.items()}
     cpu_before = {name: cpu_seconds(pids) for name, pids in groups.items()}
+    times_before = await asyncio.to_thread(server_times) if server_times else {}
     tally.round_trips_ms.clear()
     tally.measuring = True
     started = time.perf_counter()
-    times_before = server_times() if server_times else {}
     on_measuring()
-    time.sleep(seconds)
+    await asyncio.sleep(seconds)
     tally.measuring = False
     elapsed = time.perf_counter() - started
-    times_after = server_times() if server_times else {}
     moves = len(tally.round_trips_ms)
     cpu_ms = {name: round((cpu_seconds(pids) - cpu_before[name]) * 1000 / max(1, moves), 3)
               for name, pids in groups.items()}
-    time.sleep(2)  # moves still in flight are not errors yet
-    with tally.lock:
-        late = {game: (version, sent) for game, (_seat, version, sent) in tally.sent_at.items()
-                if time.perf_counter() - sent > 2}
+    times_after = await asyncio.to_thread(server_times) if server_times else {}
+    await asyncio.sleep(2)  # moves still in flight are not errors yet
+    late = {game: (version, sent) for game, (_seat, version, sent) in tally.sent_at.items()
+            if time.perf_counter() - sent > 2}
     for game_id, (version, sent) in late.items():
         print(f"unanswered: game {game_id} version {version} sent {time.perf_counter() - sent:.1f} s ago",
               file=sys.stderr)
     unanswered = len(late)
-    timers.stop()
-    for player in players:
-        player.close()
+    await asyncio.gather(*(player.close() for player in players), return_exceptions=True)
     return {
         "clients": len(players), "connect_errors": connect_errors, "moves": moves,
         "moves_per_s": round(moves / elapsed, 1),
