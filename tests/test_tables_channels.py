@@ -42,7 +42,8 @@ def _listener(channels: TableChannels, client: redis.Redis, heard: queue.Queue) 
 
 def test_a_process_hears_a_table_only_while_its_sockets_sit_there(infra: Infra) -> None:
     client = redis.Redis.from_url(infra.redis_url)
-    channels, heard = TableChannels("chan-test"), queue.Queue()
+    channels, heard, resubscribed = TableChannels("chan-test"), queue.Queue(), queue.Queue()
+    channels.on_resubscribed = resubscribed.put
     _listener(channels, client, heard)
     sender = redis.Redis.from_url(infra.redis_url)
 
@@ -76,7 +77,17 @@ def test_a_process_hears_a_table_only_while_its_sockets_sit_there(infra: Infra) 
     assert [heard.get(timeout=5) for _ in range(2)] == [("chan-test:game:6", "six"), ("chan-test", "base")]
     assert heard.empty()
     channels.left("game:99")  # never entered: nothing happens
+
+    # The listener reconnects (Redis was away): once Redis confirmed every subscription
+    # again, the tables served are named, so that their states are sent again.
+    channels.detach()
     client.close()
+    assert resubscribed.empty()  # the first connect had nothing to catch up
+    again = redis.Redis.from_url(infra.redis_url)
+    _listener(channels, again, heard)
+    assert resubscribed.get(timeout=5) == [6]
+    assert subscribers(6) == 1
+    again.close()
 
 
 def test_changes_go_out_in_order_and_each_gets_its_own_answers(infra: Infra) -> None:

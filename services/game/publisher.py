@@ -98,6 +98,11 @@ class TablePublisher:
         self.queue.emit_each("table:state", self._payloads(settled, names, self.watchers.likely(row.id)),
                              along_and_ask, answered)
 
+    def resend_here(self, settled: Settled) -> None:
+        """Every recipient's state again, to this process's sockets only: after its Redis
+        listener came back, what other processes published meanwhile never arrived here."""
+        self.queue.emit_here("table:state", self._payloads(settled, self.names(settled.row), spectators=True))
+
     @staticmethod
     def _payloads(settled: Settled, names: dict[int, dict[str, Any]],
                   spectators: bool) -> Iterator[tuple[dict[str, Any], str]]:

@@ -35,6 +35,10 @@ from services.game.table_channels import TableChannels
 
 _COMPACT = (",", ":")
 
+# The listener's longest wait between attempts to reach Redis again (the library waits up
+# to 60 s): every second of it after Redis is back, this process hears no other process.
+LISTEN_RETRY_MAX_S = 2.0
+
 log = logging.getLogger("game.wire")
 
 
@@ -189,7 +193,7 @@ class JsonQueue(socketio.RedisManager):
                 log.warning("cannot receive from redis; retrying",
                             extra={"fields": {"error": repr(exc), "retry_s": retry_sleep}})
                 time.sleep(retry_sleep)
-                retry_sleep = min(60.0, retry_sleep * 2)
+                retry_sleep = min(LISTEN_RETRY_MAX_S, retry_sleep * 2)
 
     def _listen(self) -> Iterator[bytes]:  # pragma: no cover - needs Redis
         for message in self._redis_listen_with_retries():
@@ -238,6 +242,11 @@ class JsonQueue(socketio.RedisManager):
             messages.append(message)
         channel = self.channels.channel_of_room(messages[0]["room"]) if messages else self.channel
         self._publish_on(channel, {"method": "emit", "batch": messages, "host_id": self.host_id}, along, then)
+
+    def emit_here(self, event: str, payloads: Iterable[tuple[Any, str]]) -> None:
+        """Emit ``event`` with each (data, room) pair to this process's sockets only."""
+        for data, room in payloads:
+            self._handle_emit(self._message(event, encoded(data), room))
 
     def _publish(self, data: dict[str, Any]) -> None:
         """The library's publications (single emits, disconnects, rooms), through the batch."""
