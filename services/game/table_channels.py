@@ -21,7 +21,7 @@ processes published meanwhile (an opponent's move, a resignation) is gone.  Once
 listener is back and Redis has confirmed every subscription, ``on_resubscribed``
 gets the tables this process serves, whose current states the game service then
 sends to its sockets again (the proof's Redis restart lost a resignation that way
-about one run in eight, and the seat waited for it for good).
+about one run in twelve, and the seat waited for it for good).
 """
 
 from __future__ import annotations
