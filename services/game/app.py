@@ -116,6 +116,16 @@ class TableRuntime:
                 self.status.free(players)
         self.computer.request_after_commit(settled)
 
+    def resend(self, game_ids: list[int]) -> None:
+        """The current state of each table to this process's own sockets: what other processes
+        published while its Redis listener was away is lost (services.game.table_channels)."""
+        for game_id in game_ids:
+            try:
+                self.publisher.resend_here(self.tables.current(game_id))
+            except Exception as exc:  # one table's trouble must not keep the others' states back
+                logging.getLogger("game").warning("cannot resend a table after reconnecting to redis",
+                                                  extra={"fields": {"game_id": game_id, "error": repr(exc)}})
+
     def start(self, socketio: SocketIO, log: logging.Logger) -> None:
         def failed(name: str) -> Callable[[Exception], None]:
             def report(exc: Exception) -> None:
@@ -199,18 +209,7 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     runtime = TableRuntime(tables, publisher, FlagSchedule(redis_client), computer, connections, status)
     tables.on_settled = runtime.settled
     app.extensions["table_runtime"] = runtime
-
-    def resend_served(game_ids: list[int]) -> None:
-        for game_id in game_ids:
-            try:
-                publisher.resend_here(tables.current(game_id))
-            except Exception as exc:  # one table's trouble must not keep the others' states back
-                logging.getLogger("game").warning("cannot resend a table after reconnecting to redis",
-                                                  extra={"fields": {"game_id": game_id, "error": repr(exc)}})
-
-    # What other processes published while this one's listener was away is lost: the
-    # tables it serves are read again and sent to its sockets (services.game.table_channels).
-    queue.channels.on_resubscribed = lambda game_ids: socketio.start_background_task(resend_served, game_ids)
+    queue.channels.on_resubscribed = lambda game_ids: socketio.start_background_task(runtime.resend, game_ids)
     app.register_blueprint(games_blueprint(pool, cache, config))
     allow_lobby_origin(app, config.lobby_url)
     sockets.register(socketio, config, pool, tables, publisher, connections, status)
