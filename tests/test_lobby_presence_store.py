@@ -21,8 +21,11 @@ def test_swept_process_reannounces_its_sockets_and_late_leaves_do_not_go_negativ
         version = presence.snapshot(redis_client)["version"]
 
         # Another process decides we are dead (our heartbeat looks ancient) and sweeps us.
+        # A live lobby of this test session shares the Redis and sweeps too: it may forget us
+        # between these two lines (our sweep then finds nothing), so what counts is that we are gone.
         redis_client.zadd("presence:procs", {proc.process_id: 0})
-        assert presence.sweep(redis_client, 1) >= 1
+        presence.sweep(redis_client, 1)
+        assert redis_client.zscore("presence:procs", proc.process_id) is None
         assert listed(redis_client, user_id) == 0
         assert presence.snapshot(redis_client)["version"] > version
 
