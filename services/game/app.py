@@ -33,6 +33,7 @@ from services.game.seat_connections import SeatConnections
 from services.game.table import Settled, Tables, flag_deadline
 from services.game.watchers import Watchers
 from services.game.wire_packet import JsonPacket, JsonQueue
+from services.socketio_flask import SocketIOFlask
 from shared import ai_protocol, db, logs, outbox, settings
 from shared.health import health_blueprint, redis_check
 from shared.socket_errors import TRANSPORT_MAX_BYTES
@@ -159,7 +160,7 @@ def allow_lobby_origin(app: Flask, lobby_url: str) -> None:
 
 
 def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
-    app = Flask("services.game")
+    app = SocketIOFlask("services.game", socketio_path=SOCKETIO_PATH)
     app.config["SECRET_KEY"] = config.secret_key
     app.session_interface = NoCookieSessions()
     pool = db.make_pool(config.database_url, max_size=config.db_pool_max)

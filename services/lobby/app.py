@@ -16,6 +16,7 @@ from flask_socketio import SocketIO
 from gevent.event import Event
 from psycopg_pool import ConnectionPool
 
+from services.socketio_flask import SocketIOFlask
 from shared import db, presence, scrape_metrics
 from shared.health import health_blueprint, redis_check
 from shared.settings import Settings
@@ -111,7 +112,8 @@ def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
     from services.lobby.rating_proxy import rating_proxy_blueprint
     from services.lobby.wartesaal import register_wartesaal
 
-    app = Flask(__name__, static_folder=None)
+    # Socket.IO at its default path (socket.io): its events are not routed.
+    app = SocketIOFlask(__name__, socketio_path="socket.io", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024  # account requests are tiny
     socketio = SocketIO(
         app,
