@@ -24,7 +24,7 @@ from redis.retry import Retry
 from shared import db, scrape_metrics
 from tests.lobby_fixtures import WartesaalClient, guest, lobby  # noqa: F401  (fixture)
 from tests.stack import Infra, ServiceProcess
-from tests.test_tables_support import TableClient, legal_texts, my_turn, new_game, players
+from tests.test_tables_support import TableClient, legal_texts, load, my_turn, new_game, players
 
 
 @pytest.fixture(scope="module")
@@ -95,6 +95,18 @@ def test_a_move_shows_in_the_game_service_metrics_and_the_others_export_theirs(
         assert value(refused, "game_moves_refused_total") == value(after, "game_moves_refused_total") + 1
         assert value(refused, "game_move_seconds_count", game="hexagon") == value(
             after, "game_move_seconds_count", game="hexagon")
+
+        # Both players sit on this process, as the first move's publication told it (Redis counted one
+        # listener of the table's channel): the answer is shown to them before its commit.
+        shown_before = value(refused, "game_moves_shown_first_total")
+        answer = clients[1 - mover].state(game_id, lambda s: len(s["moves"]) == 1)
+        clients[1 - mover].emit("table:move", {"game_id": game_id, "version": answer["version"],
+                                               "move": legal_texts(answer)[0]})
+        clients[mover].state(game_id, lambda s: len(s["moves"]) == 2)
+        shown = scrape_until(game_service.url, lambda s: value(s, "game_moves_total", game="hexagon")
+                             > value(refused, "game_moves_total", game="hexagon"))
+        assert value(shown, "game_moves_shown_first_total") >= shown_before + 1
+        assert len(load(pool, game_id).moves) == 2
 
         wartesaal.wait_for("welcome")
         lobby_samples = scrape(lobby.url)

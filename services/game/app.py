@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
@@ -117,14 +118,25 @@ class TableRuntime:
                 self.status.free(players)
         self.computer.request_after_commit(settled)
 
+    def shown(self, settled: Settled) -> list[dict[str, Any]]:
+        """A move before its commit, to this process's sockets (services.game.table)."""
+        table_metrics.MOVES_SHOWN_FIRST.inc()
+        return self.publisher.show_here(settled)
+
+    def retracted(self, game_id: int) -> None:
+        """A move shown before its commit was refused after all: the table as it stands, here."""
+        table_metrics.MOVES_RETRACTED.inc()
+        self.resend([game_id])
+
     def resend(self, game_ids: list[int]) -> None:
         """The current state of each table to this process's own sockets: what other processes
-        published while its Redis listener was away is lost (services.game.table_channels)."""
+        published while its Redis listener was away is lost (services.game.table_channels), or a
+        move they were shown before its commit was refused after all (services.game.table)."""
         for game_id in game_ids:
             try:
                 self.publisher.resend_here(self.tables.current(game_id))
             except Exception as exc:  # one table's trouble must not keep the others' states back
-                logging.getLogger("game").warning("cannot resend a table after reconnecting to redis",
+                logging.getLogger("game").warning("cannot resend a table to this process's sockets",
                                                   extra={"fields": {"game_id": game_id, "error": repr(exc)}})
 
     def start(self, socketio: SocketIO, log: logging.Logger) -> None:
@@ -209,6 +221,9 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     status = PlayerStatus(redis_client, config.redis_url)
     runtime = TableRuntime(tables, publisher, FlagSchedule(redis_client), computer, connections, status)
     tables.on_settled = runtime.settled
+    tables.may_show_first = publisher.only_here
+    tables.on_shown = runtime.shown
+    tables.on_retracted = runtime.retracted
     app.extensions["table_runtime"] = runtime
     queue.channels.on_resubscribed = lambda game_ids: socketio.start_background_task(runtime.resend, game_ids)
     app.register_blueprint(games_blueprint(pool, cache, config))

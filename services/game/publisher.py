@@ -27,6 +27,7 @@ from shared.game_store import GameRow
 from shared.games import get_game
 
 NAMES_CACHED = 4096  # tables whose players' names are kept
+RECEIVERS_KNOWN = 4096  # tables whose last publication's audience is kept
 
 
 def seat_room(game_id: int, seat: int) -> str:
@@ -48,6 +49,7 @@ class TablePublisher:
         self.watchers = watchers
         self.pool = pool
         self._names: OrderedDict[int, dict[int, dict[str, Any]]] = OrderedDict()
+        self._receivers: OrderedDict[int, int] = OrderedDict()  # game id → processes its last publication reached
 
     def names(self, row: GameRow) -> dict[int, dict[str, Any]]:
         """The players' names and Elo at a table, read once per table and process (the
@@ -80,6 +82,8 @@ class TablePublisher:
                 unreachable: Callable[[], None] = lambda: None) -> None:
         """Every recipient's state; ``along`` adds Redis commands to the publishing round
         trip, ``unreachable`` runs if Redis could not be reached (see :meth:`JsonQueue.emit_each`).
+        A change this process's sockets were shown before its commit (``settled.shown``,
+        from :meth:`show_here`) goes on to the other processes only.
 
         The spectator state is built only for a table someone watches (see
         :mod:`services.game.watchers`): most tables have no spectator."""
@@ -92,11 +96,41 @@ class TablePublisher:
         def answered(answers: list[Any] | None) -> None:
             if answers is None:
                 unreachable()
-            elif self.watchers.learn(row.id, bool(answers[-1])):
+                return
+            self._heard(row.id, answers[0])
+            if self.watchers.learn(row.id, bool(answers[-1])):
                 self.queue.emit_each("table:state", [(table_state(row, settled.state, None, names), watch_room(row.id))])
 
-        self.queue.emit_each("table:state", self._payloads(settled, names, self.watchers.likely(row.id)),
-                             along_and_ask, answered)
+        if settled.shown is not None:
+            self.queue.publish_emitted(settled.shown, along_and_ask, answered)
+        else:
+            self.queue.emit_each("table:state", self._payloads(settled, names, self.watchers.likely(row.id)),
+                                 along_and_ask, answered)
+
+    def only_here(self, game_id: int) -> bool:
+        """Whether this process alone serves the table: it has sockets there, and the
+        table's last publication reached one process (Redis counts the listeners of the
+        table's channel; services.game.table_channels).  Only then does ``Tables`` show a
+        move before its commit: with the players on two processes, each could show its own
+        move for the same version (two tabs) or a move beside a resignation, and one of them
+        would have to be taken back from screens where the other player may already have
+        answered it."""
+        return self._receivers.get(game_id) == 1 and self.queue.channels.serves(game_id)
+
+    def _heard(self, game_id: int, receivers: Any) -> None:
+        if not isinstance(receivers, int):  # the publication failed: nothing learnt
+            return
+        self._receivers[game_id] = receivers
+        self._receivers.move_to_end(game_id)
+        while len(self._receivers) > RECEIVERS_KNOWN:
+            self._receivers.popitem(last=False)
+
+    def show_here(self, settled: Settled) -> list[dict[str, Any]]:
+        """Every recipient's state, to this process's sockets only, before the change is
+        committed (``Tables`` shows a move first); the messages, for :meth:`publish` to
+        send on once it is."""
+        return self.queue.emit_here("table:state",
+                                    self._payloads(settled, self.names(settled.row), self.watchers.likely(settled.row.id)))
 
     def resend_here(self, settled: Settled) -> None:
         """Every recipient's state again, to this process's sockets only: after its Redis

@@ -9,6 +9,28 @@ that ends writes its result and the ``game_finished`` outbox event in the same
 transaction.  What happens after the commit (publishing, flag deadlines, computer
 moves, presence) is the caller's, through ``on_settled``.
 
+The common move on a table that one process alone serves (``may_show_first``: both
+players' sockets there, as a deployment that routes by table keeps them) is shown
+before it is written: the players and spectators on this process's sockets see it
+(``on_shown``) as soon as the engine accepted it on the row this process last wrote,
+while its one UPDATE is on its way; everything beyond the process (the other
+processes' sockets, the flag deadline, the computer, the rating) hears of it only after
+the commit.  A PostgreSQL round trip is then no longer between a
+move and its sight: under load it was most of the time from one player's move to the
+other's screen (bench/tables.py).  What that costs:
+
+- If the UPDATE finds the row changed meanwhile (a flag or a claim another process
+  decided in the same instant) or the database unreachable, the move is decided again
+  under the row lock.  Refused there, this process's sockets are sent the table as it
+  truly stands (``on_retracted``), and the mover gets the refusal.
+- While a move is on its way, everything else on that table in this process (a join, a
+  resignation, a flag, a second move) waits for the write: nobody here reads a table
+  older than what its sockets were shown.
+- A process that dies in those milliseconds loses the move it showed: its players,
+  reconnected, see the table as stored and move again (lichess keeps its live games in
+  memory and writes them every 30 s; here it is one move, for about a millisecond).
+  Game ends, flags, round pauses and refusals are never shown before their commit.
+
 Nothing here touches sockets or Redis: it is tested through the real service.
 """
 
@@ -17,8 +39,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import logging
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
@@ -58,6 +81,8 @@ class Settled:
     state: Any
     finished_now: bool = False
     started_now: bool = False
+    # What this process's sockets were shown before the commit (Tables.on_shown): sent on, not built again.
+    shown: list[dict[str, Any]] | None = field(default=None, compare=False, repr=False)
 
 
 def _ms(delta: dt.timedelta) -> int:
@@ -127,6 +152,13 @@ class Tables:
         self.writer = MoveWriter(pool)  # the moves on cached rows, group-committed
         self.rows = RowCache()
         self.on_settled = on_settled
+        # Whether a move on the table may be shown before its commit (only one process serves it).
+        self.may_show_first: Callable[[int], bool] = lambda game_id: False
+        # A move before its commit, to this process's sockets: what was sent (Settled.shown).
+        self.on_shown: Callable[[Settled], list[dict[str, Any]] | None] = lambda settled: None
+        # A shown move that was refused after all: the table as it stands to this process's sockets.
+        self.on_retracted: Callable[[int], None] = lambda game_id: None
+        self._unwritten: dict[int, threading.Event] = {}  # game id → set once its shown move is written (or not)
 
     # ---- the transaction frame -------------------------------------------------------
     def _locked(self, game_id: int, act: Callable[[Any, GameRow, Any, dt.datetime], Settled | None]) -> Settled:
@@ -152,6 +184,7 @@ class Tables:
             raise
 
     def _locked_once(self, game_id: int, act: Callable[[Any, GameRow, Any, dt.datetime], Settled | None]) -> Settled:
+        self._until_written(game_id)
         refusal: TableRefusal | None = None
         # (psycopg's pipeline mode would save two round trips, but under gevent it
         # measured slower: its wait loop spins on the always-writable socket.)
@@ -254,7 +287,7 @@ class Tables:
         Most moves take the one-statement path (:meth:`_move_on_cached_row`); everything
         else, and every refusal, is decided under the row lock."""
         settled = self._move_on_cached_row(user_id, game_id, version, text, lag_ms)
-        if settled is not None:
+        if isinstance(settled, Settled):
             self.on_settled(settled)
             return settled
 
@@ -262,11 +295,19 @@ class Tables:
             seat, canonical, new_state, clock_ran = self._checked_move(row, state, user_id, version, text)
             return self._after_move(conn, row, state, new_state, now, seat, canonical, lag_ms, clock_ran)
 
-        return self._locked(game_id, act)
+        if settled is None:
+            return self._locked(game_id, act)
+        try:  # shown, not written: decided again (a move committed here is published as any other)
+            return self._locked(game_id, act)
+        except Exception:
+            self.on_retracted(game_id)
+            raise
 
     def _move_on_cached_row(self, user_id: int | None, game_id: int, version: int, text: str,
-                            lag_ms: int) -> Settled | None:
-        """The common move in one round trip to PostgreSQL, or None to take the locked path.
+                            lag_ms: int) -> Settled | bool | None:
+        """The common move, shown first and written in one round trip to PostgreSQL: the
+        settled table, or None to take the locked path, or False when the move was shown
+        but not written (the locked path decides it again).
 
         The row this process wrote or read last is cached with its ``xmin``; the move is
         checked against it and appended by one UPDATE that matches only while the row is
@@ -278,7 +319,7 @@ class Tables:
         that end the game, come after a flag, meet a round pause or are refused always
         go the locked way: their writes (result, outbox event) need one transaction."""
         row = self.rows.get(game_id)
-        if row is None or not row.running:
+        if row is None or not row.running or game_id in self._unwritten:
             return None
         state = self.cache.state(row)
         now = now_utc()
@@ -293,7 +334,10 @@ class Tables:
         if flagged or get_game(row.game).outcome(new_state) is not None:
             return None
         after = self._moved(row, seat, canonical, now, remaining, quotas, spent)
+        first = self.may_show_first(game_id)
+        written = self._unwritten[game_id] = threading.Event()
         try:
+            shown = self.on_shown(Settled(after, new_state)) if first else None
             xmin = self.writer.append(MoveAppend(game_id=game_id, expected_xmin=row.xmin, move=canonical, seat=seat,
                                                  spent_ms=spent, remaining_ms=remaining, lag_quota_ms=quotas,
                                                  turn_started_at=now, version=after.version))
@@ -302,13 +346,22 @@ class Tables:
             # (a move that did commit is then refused as stale, as there).
             log.warning("database connection lost; trying table %s under its lock", game_id)
             xmin = None
+        finally:
+            del self._unwritten[game_id]
+            written.set()
         if xmin is None:
             self.rows.forget(game_id)
-            return None
+            return False if first else None
         after = dataclasses.replace(after, xmin=xmin)
         self.cache.put(game_id, after.moves, after.move_seats, new_state)
         self.rows.put(after)
-        return Settled(after, new_state)
+        return Settled(after, new_state, shown=shown)
+
+    def _until_written(self, game_id: int) -> None:
+        """Wait while this process has shown a move on the table that is not yet written."""
+        written = self._unwritten.get(game_id)
+        if written is not None:
+            written.wait()
 
     def _checked_move(self, row: GameRow, state: Any, user_id: int | None, version: int,
                       text: str) -> tuple[int, str, Any, bool]:
@@ -576,6 +629,7 @@ class Tables:
     # ---- reading ---------------------------------------------------------------------
     def current(self, game_id: int) -> Settled:
         """The table as stored now (no lock: a read for joins and stale answers)."""
+        self._until_written(game_id)
         with self.pool.connection() as conn:
             row = game_store.load(conn, game_id)
         if row is None:

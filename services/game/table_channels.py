@@ -72,6 +72,10 @@ class TableChannels:
         """Every channel the listener should be subscribed to now."""
         return [self.base, *(self.channel(game_id) for game_id in self._members)]
 
+    def serves(self, game_id: int) -> bool:
+        """Whether one of this process's sockets sits at the table."""
+        return game_id in self._members
+
     # ---- room membership (called by the queue for this process's sockets) -------------
     def entered(self, room: object) -> None:
         game_id = game_of_room(room)

@@ -21,6 +21,10 @@ MOVE_SECONDS = Histogram("game_move_seconds", "Server time of a player's accepte
                          ["game"], buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5))
 MOVES = Counter("game_moves_total", "Moves accepted from players on this process", ["game"])
 MOVES_REFUSED = Counter("game_moves_refused_total", "table:move events refused (stale, illegal, not your turn …)")
+# services.game.table: a move on a table this process alone serves is shown before its commit.
+MOVES_SHOWN_FIRST = Counter("game_moves_shown_first_total", "Moves shown to this process's sockets before their commit")
+MOVES_RETRACTED = Counter("game_moves_retracted_total",
+                          "Moves shown before their commit and refused after all (the table sent again)")
 SOCKETS = Gauge("game_sockets", "Socket.IO connections open on this game-service process")
 TABLES = Gauge("game_tables_open", "Tables with at least one socket on this process (players or spectators)")
 

@@ -231,7 +231,12 @@ class JsonQueue(socketio.RedisManager):
         round trip; ``then`` receives the answers, the publication's first, or None when
         Redis could not be reached (the local sockets have their states, the other
         processes and ``along``'s commands may not)."""
-        messages = []
+        self.publish_emitted(self.emit_here(event, payloads), along, then)
+
+    def emit_here(self, event: str, payloads: Iterable[tuple[Any, str]]) -> list[dict[str, Any]]:
+        """Emit ``event`` with each (data, room) pair to this process's sockets only; the
+        messages, for :meth:`publish_emitted` to send on to the other processes later."""
+        messages: list[dict[str, Any]] = []
         for data, room in payloads:
             message = self._message(event, encoded(data), room)
             self._handle_emit(message)
@@ -240,13 +245,14 @@ class JsonQueue(socketio.RedisManager):
                 # state leave now, not after every other payload is built and published.
                 self.server.sleep(0)
             messages.append(message)
+        return messages
+
+    def publish_emitted(self, messages: list[dict[str, Any]], along: Callable[[Pipeline], None] = lambda pipe: None,
+                        then: Then | None = None) -> None:
+        """Messages this process's sockets already have (:meth:`emit_here`) to the other
+        processes, as one publication with ``along``'s commands (see :meth:`emit_each`)."""
         channel = self.channels.channel_of_room(messages[0]["room"]) if messages else self.channel
         self._publish_on(channel, {"method": "emit", "batch": messages, "host_id": self.host_id}, along, then)
-
-    def emit_here(self, event: str, payloads: Iterable[tuple[Any, str]]) -> None:
-        """Emit ``event`` with each (data, room) pair to this process's sockets only."""
-        for data, room in payloads:
-            self._handle_emit(self._message(event, encoded(data), room))
 
     def _publish(self, data: dict[str, Any]) -> None:
         """The library's publications (single emits, disconnects, rooms), through the batch."""

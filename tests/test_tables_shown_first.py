@@ -1,0 +1,139 @@
+"""A move is shown to the process's own sockets before its row is written (services/game/table.py).
+
+Tables against a real PostgreSQL; ``on_shown``, ``on_settled`` and ``on_retracted`` stand
+for the game service's publisher, so the tests see what would be sent, and when.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+from services.game.refusals import TableRefusal
+from services.game.replay import StateCache
+from services.game.table import Settled, Tables
+from shared import db, game_store
+from shared.games import get_game
+from tests.stack import Infra
+from tests.table_rows import running_game
+
+
+@pytest.fixture
+def pool(infra: Infra) -> Iterator[ConnectionPool]:
+    """Like the game service's tables pool: autocommit."""
+    pool = ConnectionPool(infra.database_url, min_size=1, max_size=4,
+                          kwargs={"row_factory": dict_row, "autocommit": True}, open=True)
+    yield pool
+    pool.close()
+
+
+def _stored_version(infra: Infra, game_id: int) -> int:
+    with psycopg.connect(infra.database_url, row_factory=dict_row) as conn:
+        row = game_store.load(conn, game_id)
+    assert row is not None
+    return row.version
+
+
+def _first_move(tables: Tables, game_id: int) -> tuple[int, str]:
+    """The user to move and a legal move of theirs on the table as it stands."""
+    settled = tables.current(game_id)
+    game = get_game(settled.row.game)
+    seat = game.to_move(settled.state)[0]
+    return settled.row.seats[seat], game.legal_moves(settled.state)[0].text
+
+
+def test_a_move_is_shown_before_it_is_written_and_a_join_meanwhile_waits_for_the_write(infra: Infra, pool) -> None:  # noqa: ANN001
+    setup = db.make_pool(infra.database_url, max_size=1)
+    try:
+        row = running_game(setup, clock={"base_ms": 300_000, "inc_ms": 0})
+    finally:
+        setup.close()
+    tables = Tables(pool, StateCache())
+    user, text = _first_move(tables, row.id)  # also caches the row: the move takes the one-statement path
+    hold = threading.Event()
+    seen: list[tuple[str, Any]] = []
+
+    def shown(settled: Settled) -> list[dict[str, Any]]:
+        seen.append(("shown", settled.row.version, _stored_version(infra, row.id)))
+        hold.wait(10)  # a slow write: the join below must wait for it
+        return [{"told": settled.row.version}]
+
+    tables.may_show_first = lambda game_id: True
+    tables.on_shown = shown
+    tables.on_settled = lambda settled: seen.append(("settled", settled.row.version, settled.shown))
+    mover = threading.Thread(target=tables.move, args=(user, row.id, row.version, text), daemon=True)
+    mover.start()
+    _until(lambda: bool(seen))
+    joined: list[Settled] = []
+    joiner = threading.Thread(target=lambda: joined.append(tables.current(row.id)), daemon=True)
+    joiner.start()
+    joiner.join(0.3)
+    assert joiner.is_alive() and not joined  # the join waits while the move is shown and unwritten
+    hold.set()
+    mover.join(10)
+    joiner.join(10)
+    # Shown at the new version while PostgreSQL still held the old one; published on once committed,
+    # with the very messages shown (not built again); the join read the committed move.
+    assert seen == [("shown", row.version + 1, row.version),
+                    ("settled", row.version + 1, [{"told": row.version + 1}])]
+    assert [s.row.version for s in joined] == [row.version + 1]
+    assert _stored_version(infra, row.id) == row.version + 1
+
+
+def test_a_shown_move_refused_after_all_is_retracted(infra: Infra, pool) -> None:  # noqa: ANN001
+    """Another process resigns the game between this process's cached row and the move's write."""
+    setup = db.make_pool(infra.database_url, max_size=1)
+    try:
+        row = running_game(setup, clock={"base_ms": 300_000, "inc_ms": 0})
+    finally:
+        setup.close()
+    here, elsewhere = Tables(pool, StateCache()), Tables(pool, StateCache())
+    user, text = _first_move(here, row.id)
+    seen: list[tuple[str, Any]] = []
+    here.may_show_first = lambda game_id: True
+    here.on_shown = lambda settled: seen.append(("shown", settled.row.version)) or []
+    here.on_settled = lambda settled: seen.append(("settled", settled.row.version))
+    here.on_retracted = lambda game_id: seen.append(("retracted", game_id))
+    opponent = next(uid for uid in row.seats if uid != user)
+    elsewhere.resign(opponent, row.id)
+
+    with pytest.raises(TableRefusal) as refused:
+        here.move(user, row.id, row.version, text)
+
+    assert refused.value.code == "table_finished"
+    assert seen == [("shown", row.version + 1), ("retracted", row.id)]
+    stored = here.current(row.id)
+    assert stored.row.status != "running" and stored.row.moves == []  # the resignation stands, the move does not
+
+
+def test_a_move_is_written_before_it_is_shown_where_another_process_serves_the_table(infra: Infra, pool) -> None:  # noqa: ANN001
+    setup = db.make_pool(infra.database_url, max_size=1)
+    try:
+        row = running_game(setup, clock={"base_ms": 300_000, "inc_ms": 0})
+    finally:
+        setup.close()
+    tables = Tables(pool, StateCache())
+    user, text = _first_move(tables, row.id)
+    seen: list[tuple[str, int, int]] = []
+    tables.may_show_first = lambda game_id: False
+    tables.on_shown = lambda settled: seen.append(("shown", settled.row.version, 0)) or []
+    tables.on_settled = lambda settled: seen.append(("settled", settled.row.version, _stored_version(infra, row.id)))
+
+    tables.move(user, row.id, row.version, text)
+
+    assert seen == [("settled", row.version + 1, row.version + 1)]
+
+
+def _until(condition: Any) -> None:
+    done = threading.Event()
+    for _ in range(500):
+        if condition():
+            return
+        done.wait(0.01)
+    raise AssertionError("condition not met in 5 s")
