@@ -35,7 +35,7 @@ from services.game.table import Settled, Tables, flag_deadline
 from services.game.watchers import Watchers
 from services.game.wire_packet import JsonPacket, JsonQueue
 from services.socketio_flask import SocketIOFlask
-from shared import ai_protocol, db, logs, outbox, settings
+from shared import ai_protocol, db, logs, outbox, redis_pool, settings
 from shared.health import health_blueprint, redis_check
 from shared.socket_errors import TRANSPORT_MAX_BYTES
 
@@ -176,7 +176,8 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     app.config["SECRET_KEY"] = config.secret_key
     app.session_interface = NoCookieSessions()
     pool = db.make_pool(config.database_url, max_size=config.db_pool_max)
-    redis_client = redis.Redis.from_url(config.redis_url, socket_timeout=5, socket_connect_timeout=2)
+    # Socket handlers share it (a mass disconnect reaches Redis from every socket at once).
+    redis_client = redis_pool.shared_client(config.redis_url, socket_timeout=5, socket_connect_timeout=2)
     app.extensions["db_pool"] = pool
     app.extensions["redis"] = redis_client
     app.register_blueprint(health_blueprint({"postgres": lambda: db.check(pool), "redis": redis_check(redis_client)}))

@@ -123,16 +123,18 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
     def join(data: dict[str, Any]) -> None:
         settled = tables.current(data["game_id"])
         check_onlooker(settled.row, session_user_id())
+        # In the rooms (for a spectator: then the table marked watched), then the table read
+        # again, in this order, so that no change falls between: a move published after the
+        # first read and before this socket was in the rooms (and its process subscribed to
+        # the table's channel) would otherwise never reach it (services.game.watchers).
+        for room in publisher.rooms_for(settled, session_user_id()):
+            join_room(room)
         if not settled.row.seats_of(session_user_id()):
-            # A spectator: in the room, then the table marked watched, then the table read
-            # again, in this order, so that no change falls between (services.game.watchers).
-            for room in publisher.rooms_for(settled, session_user_id()):
-                join_room(room)
             try:
                 publisher.watchers.mark(settled.row.id)
             except redis.RedisError:
                 log.warning("spectator mark not set", extra={"fields": {"game_id": settled.row.id}})
-            settled = tables.current(settled.row.id)
+        settled = tables.current(settled.row.id)
         sit_down(settled)
         if settled.row.running and settled.row.mode == "wartesaal" and settled.row.seats_of(session_user_id()):
             status.playing(session_user_id())

@@ -17,7 +17,7 @@ from gevent.event import Event
 from psycopg_pool import ConnectionPool
 
 from services.socketio_flask import SocketIOFlask
-from shared import db, presence, scrape_metrics
+from shared import db, presence, redis_pool, scrape_metrics
 from shared.health import health_blueprint, redis_check
 from shared.settings import Settings
 
@@ -124,7 +124,7 @@ def create_lobby(settings: Settings, log: logging.Logger) -> Lobby:
         max_http_buffer_size=1_000_000,
     )
     pool = db.make_pool(settings.database_url, max_size=settings.db_pool_max)
-    client = redis.Redis.from_url(settings.redis_url)
+    client = redis_pool.shared_client(settings.redis_url)  # shared by every socket handler
     process_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
     lobby = Lobby(
         app=app,
