@@ -1,7 +1,7 @@
 """Concurrent games over real sockets: the game service next to a bare Flask-SocketIO echo server.
 
 ``python -m bench.tables [--games N] [--seconds S] [--game-processes P] [--routing table|client]
-[--echo-processes E] [--profile PREFIX]`` prints JSON.
+[--echo-processes E] [--echo-unrouted] [--profile PREFIX]`` prints JSON.
 
 N Battlehexagon games between 2·N scripted clients (Socket.IO over WebSocket, all on
 one asyncio loop in this process: see ``Player``) run for S seconds against each server in turn.  The player to move waits
@@ -36,7 +36,10 @@ drawing (as the deploy's nginx ``ip_hash`` does by address: the two players of a
 often sit on different processes, and every such move reaches the opponent through
 Redis; the echo server's processes share nothing, so it always routes by table).
 ``--echo-processes E`` does the same for the echo server (both players of a game sit
-on the same one).  ``cpu_ms_per_move["server"]`` sums over all processes of
+on the same one).  ``--echo-unrouted`` gives the echo server the game service's one
+change to Flask itself (``services.socketio_flask``: Socket.IO events are not matched
+against the URL map, which left a reference cycle per event in a bare Flask app); by
+default the echo server is a bare Flask app, the baseline the issue names.  ``cpu_ms_per_move["server"]`` sums over all processes of
 that server.
 """
 
@@ -71,15 +74,16 @@ THINK_S = (0.5, 1.5)
 
 # ---- the bare echo server -------------------------------------------------------------
 
-def echo_server(port: int) -> None:
+def echo_server(port: int, unrouted: bool) -> None:
     """Flask-SocketIO on gevent: table:join puts the socket on a seat, table:move is echoed to both."""
     from flask import Flask, request
     from flask_socketio import SocketIO, emit, join_room
 
     from services import gevent_start
     from services.game.app import tune_collector
+    from services.socketio_flask import SocketIOFlask
 
-    app = Flask("echo")
+    app = SocketIOFlask("echo", socketio_path=GAME_PATH) if unrouted else Flask("echo")
     socketio = SocketIO(app, async_mode="gevent", path=GAME_PATH, cors_allowed_origins="*")
     seated: dict[int, int] = {}
 
@@ -391,6 +395,8 @@ def main() -> int:
                         help="several game processes: a table's clients on one (table) or each client on its own draw")
     parser.add_argument("--echo-processes", type=int, default=1, metavar="E",
                         help="echo-server processes; game i's clients use process i %% E")
+    parser.add_argument("--echo-unrouted", action="store_true",
+                        help="the echo server's Socket.IO events skip Flask's URL matching, as the game service's do")
     parser.add_argument("--profile", metavar="PREFIX",
                         help="sample the game service and the clients with py-spy over the measured window "
                              "(collapsed stacks in PREFIX-server.txt, PREFIX-clients.txt; with several game "
@@ -399,7 +405,7 @@ def main() -> int:
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server:
-        echo_server(args.port)
+        echo_server(args.port, args.echo_unrouted)
         return 0
 
     from psycopg.rows import dict_row
@@ -413,7 +419,7 @@ def main() -> int:
     infra = start_infra(tmp / "infra")
     result: dict[str, Any] = {"games": args.games, "seconds": args.seconds, "think_s": list(THINK_S),
                               "game": "hexagon", "game_processes": args.game_processes, "routing": args.routing,
-                              "echo_processes": args.echo_processes,
+                              "echo_processes": args.echo_processes, "echo_unrouted": args.echo_unrouted,
                               "load_average": [round(x, 2) for x in os.getloadavg()]}
     try:
         echoes: list[tuple[str, subprocess.Popen]] = []
@@ -421,7 +427,8 @@ def main() -> int:
             for k in range(args.echo_processes):
                 port = free_port()
                 echoes.append((f"http://127.0.0.1:{port}", subprocess.Popen(
-                    [sys.executable, "-m", "bench.tables", "--echo-server", "--port", str(port)],
+                    [sys.executable, "-m", "bench.tables", "--echo-server", "--port", str(port),
+                     *(["--echo-unrouted"] if args.echo_unrouted else [])],
                     cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(tmp / f"echo-{k}.log", "wb"))))
             for url, process in echoes:
                 wait_healthy(url, process)

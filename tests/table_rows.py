@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 
+from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
 from shared import accounts, game_store
 from shared.game_store import GameRow, MoveAppend
+
+
+def tables_pool(database_url: str, max_size: int) -> ConnectionPool:
+    """Like the game service's tables pool: autocommit, rows as dicts."""
+    return ConnectionPool(database_url, min_size=1, max_size=max_size,
+                          kwargs={"row_factory": dict_row, "autocommit": True}, open=True)
 
 
 def running_game(pool: ConnectionPool, *, clock: dict[str, int] | None = None, computer: bool = False) -> GameRow:

@@ -10,21 +10,19 @@ from typing import Any
 
 import psycopg
 import pytest
-from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
 from services.game.move_writer import MoveWriter
 from shared import db, game_store
 from shared.game_store import GameRow, MoveAppend
 from tests.stack import Infra
-from tests.table_rows import move_append, running_game
+from tests.table_rows import move_append, running_game, tables_pool
 
 
 @pytest.fixture
 def pool(infra: Infra) -> Iterator[ConnectionPool]:
-    """Like the game service's tables pool: autocommit, one connection (so a test can hold the writer back)."""
-    pool = ConnectionPool(infra.database_url, min_size=1, max_size=1,
-                          kwargs={"row_factory": dict_row, "autocommit": True}, open=True)
+    """Like the game service's tables pool, with one connection (so a test can hold the writer back)."""
+    pool = tables_pool(infra.database_url, max_size=1)
     yield pool
     pool.close()
 

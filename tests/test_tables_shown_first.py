@@ -19,18 +19,27 @@ from services.game.refusals import TableRefusal
 from services.game.replay import StateCache
 from services.game.table import Settled, Tables
 from shared import db, game_store
+from shared.game_store import GameRow
 from shared.games import get_game
 from tests.stack import Infra
-from tests.table_rows import running_game
+from tests.table_rows import running_game, tables_pool
 
 
 @pytest.fixture
 def pool(infra: Infra) -> Iterator[ConnectionPool]:
-    """Like the game service's tables pool: autocommit."""
-    pool = ConnectionPool(infra.database_url, min_size=1, max_size=4,
-                          kwargs={"row_factory": dict_row, "autocommit": True}, open=True)
+    pool = tables_pool(infra.database_url, max_size=4)
     yield pool
     pool.close()
+
+
+@pytest.fixture
+def row(infra: Infra) -> GameRow:
+    """A running Battlehexagon table with a 5-minute clock."""
+    setup = db.make_pool(infra.database_url, max_size=1)
+    try:
+        return running_game(setup, clock={"base_ms": 300_000, "inc_ms": 0})
+    finally:
+        setup.close()
 
 
 def _stored_version(infra: Infra, game_id: int) -> int:
@@ -48,12 +57,7 @@ def _first_move(tables: Tables, game_id: int) -> tuple[int, str]:
     return settled.row.seats[seat], game.legal_moves(settled.state)[0].text
 
 
-def test_a_move_is_shown_before_it_is_written_and_a_join_meanwhile_waits_for_the_write(infra: Infra, pool) -> None:  # noqa: ANN001
-    setup = db.make_pool(infra.database_url, max_size=1)
-    try:
-        row = running_game(setup, clock={"base_ms": 300_000, "inc_ms": 0})
-    finally:
-        setup.close()
+def test_a_move_is_shown_before_it_is_written_and_a_join_meanwhile_waits_for_the_write(infra: Infra, pool, row: GameRow) -> None:  # noqa: ANN001
     tables = Tables(pool, StateCache())
     user, text = _first_move(tables, row.id)  # also caches the row: the move takes the one-statement path
     hold = threading.Event()
@@ -86,13 +90,8 @@ def test_a_move_is_shown_before_it_is_written_and_a_join_meanwhile_waits_for_the
     assert _stored_version(infra, row.id) == row.version + 1
 
 
-def test_a_shown_move_refused_after_all_is_retracted(infra: Infra, pool) -> None:  # noqa: ANN001
+def test_a_shown_move_refused_after_all_is_retracted(pool, row: GameRow) -> None:  # noqa: ANN001
     """Another process resigns the game between this process's cached row and the move's write."""
-    setup = db.make_pool(infra.database_url, max_size=1)
-    try:
-        row = running_game(setup, clock={"base_ms": 300_000, "inc_ms": 0})
-    finally:
-        setup.close()
     here, elsewhere = Tables(pool, StateCache()), Tables(pool, StateCache())
     user, text = _first_move(here, row.id)
     seen: list[tuple[str, Any]] = []
@@ -112,12 +111,7 @@ def test_a_shown_move_refused_after_all_is_retracted(infra: Infra, pool) -> None
     assert stored.row.status != "running" and stored.row.moves == []  # the resignation stands, the move does not
 
 
-def test_a_move_is_written_before_it_is_shown_where_another_process_serves_the_table(infra: Infra, pool) -> None:  # noqa: ANN001
-    setup = db.make_pool(infra.database_url, max_size=1)
-    try:
-        row = running_game(setup, clock={"base_ms": 300_000, "inc_ms": 0})
-    finally:
-        setup.close()
+def test_a_move_is_written_before_it_is_shown_where_another_process_serves_the_table(infra: Infra, pool, row: GameRow) -> None:  # noqa: ANN001
     tables = Tables(pool, StateCache())
     user, text = _first_move(tables, row.id)
     seen: list[tuple[str, int, int]] = []
