@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import logging
 import signal
+from collections.abc import Callable
 
 import gevent
 from gevent.pywsgi import WSGIServer
@@ -49,9 +50,17 @@ def freeze_heap() -> None:
     gc.freeze()
 
 
-def serve(app: object, host: str, port: int) -> None:
-    """Serve a WSGI app with gevent until SIGTERM/SIGINT, then close the listener and return."""
+def serve(app: object, host: str, port: int, stopping: Callable[[], None] = lambda: None) -> None:
+    """Serve a WSGI app with gevent until SIGTERM/SIGINT, then close the listener and return.
+
+    ``stopping`` runs first: open WebSockets keep their greenlets busy through the 5 s
+    grace, and those are then killed wherever they are."""
     server = WSGIServer((host, port), app, log=None, error_log=logging.getLogger("wsgi"))
+
+    def stop() -> None:
+        stopping()
+        server.stop(5)  # up to 5 s for requests in flight
+
     for signum in (signal.SIGTERM, signal.SIGINT):
-        gevent.signal_handler(signum, server.stop, 5)  # up to 5 s for requests in flight
+        gevent.signal_handler(signum, stop)
     server.serve_forever()

@@ -111,11 +111,14 @@ def test_a_shown_move_refused_after_all_is_retracted(pool, row: GameRow) -> None
     assert stored.row.status != "running" and stored.row.moves == []  # the resignation stands, the move does not
 
 
-def test_a_move_is_written_before_it_is_shown_where_another_process_serves_the_table(infra: Infra, pool, row: GameRow) -> None:  # noqa: ANN001
+@pytest.mark.parametrize("why", ["another process serves the table", "the process is stopping"])
+def test_a_move_is_written_before_it_is_shown(infra: Infra, pool, row: GameRow, why: str) -> None:  # noqa: ANN001
     tables = Tables(pool, StateCache())
     user, text = _first_move(tables, row.id)
     seen: list[tuple[str, int, int]] = []
-    tables.may_show_first = lambda game_id: False
+    tables.may_show_first = lambda game_id: why == "the process is stopping"
+    if why == "the process is stopping":
+        tables.stop_showing_first()
     tables.on_shown = lambda settled: seen.append(("shown", settled.row.version, 0)) or []
     tables.on_settled = lambda settled: seen.append(("settled", settled.row.version, _stored_version(infra, row.id)))
 

@@ -258,4 +258,7 @@ def main() -> None:
     tune_collector()
     logs.event(log, "game service listening", host=config.bind_host, port=config.game_port, path="/" + SOCKETIO_PATH)
     logging.getLogger("wsgi").setLevel(logging.WARNING)
-    gevent_start.serve(app, config.bind_host, config.game_port)
+    # Stopping, moves are written before they are shown: a greenlet killed at the end of
+    # the grace would otherwise lose a move its players saw (services.game.table).
+    gevent_start.serve(app, config.bind_host, config.game_port,
+                       stopping=app.extensions["table_runtime"].tables.stop_showing_first)

@@ -28,7 +28,8 @@ other's screen (bench/tables.py).  What that costs:
   older than what its sockets were shown.
 - A process that dies in those milliseconds loses the move it showed: its players,
   reconnected, see the table as stored and move again (lichess keeps its live games in
-  memory and writes them every 30 s; here it is one move, for about a millisecond).
+  memory and writes them every 30 s; here it is one move, for about a millisecond).  A
+  process told to stop writes every move first (``stop_showing_first``).
   Game ends, flags, round pauses and refusals are never shown before their commit.
 
 Nothing here touches sockets or Redis: it is tested through the real service.
@@ -154,6 +155,7 @@ class Tables:
         self.on_settled = on_settled
         # Whether a move on the table may be shown before its commit (only one process serves it).
         self.may_show_first: Callable[[int], bool] = lambda game_id: False
+        self._stopping = False  # see stop_showing_first
         # A move before its commit, to this process's sockets: what was sent (Settled.shown).
         self.on_shown: Callable[[Settled], list[dict[str, Any]] | None] = lambda settled: None
         # A shown move that was refused after all: the table as it stands to this process's sockets.
@@ -334,7 +336,7 @@ class Tables:
         if flagged or get_game(row.game).outcome(new_state) is not None:
             return None
         after = self._moved(row, seat, canonical, now, remaining, quotas, spent)
-        first = self.may_show_first(game_id)
+        first = not self._stopping and self.may_show_first(game_id)
         written = self._unwritten[game_id] = threading.Event()
         try:
             shown = self.on_shown(Settled(after, new_state)) if first else None
@@ -356,6 +358,11 @@ class Tables:
         self.cache.put(game_id, after.moves, after.move_seats, new_state)
         self.rows.put(after)
         return Settled(after, new_state, shown=shown)
+
+    def stop_showing_first(self) -> None:
+        """From now on every move is written before anyone sees it: the process is stopping,
+        and a move shown but not yet written when its greenlet is killed would be lost."""
+        self._stopping = True
 
     def _until_written(self, game_id: int) -> None:
         """Wait while this process has shown a move on the table that is not yet written."""
