@@ -54,7 +54,6 @@ if __name__ == "__main__" and "--echo-server" in sys.argv:
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
-import gc  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
@@ -276,7 +275,7 @@ async def _run_games(urls: list[str], pairs: list[tuple[int, str, str]], seconds
                      by_client: bool, cpu_groups: dict[str, Callable[[], list[int]]],
                      on_measuring: Callable[[], None],
                      server_times: Callable[[], dict[float, float]] | None) -> dict[str, Any]:
-    from services.game.app import GC_THRESHOLDS
+    from services.game.app import tune_collector
 
     tally, rng = Tally(), random.Random(1)
     route = random.Random(2)
@@ -298,9 +297,7 @@ async def _run_games(urls: list[str], pairs: list[tuple[int, str, str]], seconds
     await asyncio.gather(*(connect(player) for player in players))
     # The clients' own collector pauses would stall every socket of this loop at once and
     # show in both servers' p99 alike: the servers' settings here too.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    tune_collector()
     await asyncio.sleep(3)  # everyone seated, the first think times running
     groups = {name: pids() for name, pids in cpu_groups.items()}
     cpu_before = {name: cpu_seconds(pids) for name, pids in groups.items()}

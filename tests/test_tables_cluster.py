@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 
 from shared import db
 from tests.stack import Infra, ServiceProcess
+from tests.test_metrics import scrape, value
 from tests.test_tables_play import play_out
 from tests.test_tables_support import TableClient, legal_texts, load, my_turn, new_game, players
 
@@ -66,12 +66,6 @@ def test_the_game_goes_on_after_the_service_is_killed(infra: Infra, log_dir: Pat
             second.stop()
 
 
-def shown_first(url: str) -> float:
-    """The game process's count of moves shown before their commit (services.game.table)."""
-    text = requests.get(f"{url}/metrics", timeout=10).text
-    return next(float(line.split()[1]) for line in text.splitlines() if line.startswith("game_moves_shown_first_total "))
-
-
 def test_two_processes_serve_one_table_without_races(infra: Infra, log_dir: Path, pool) -> None:  # noqa: ANN001
     a, b, w = players(pool, 3)
     game_id = new_game(pool, "bullet", (a.id, b.id), clock={"base_ms": 600_000, "inc_ms": 0},
@@ -121,7 +115,7 @@ def test_two_processes_serve_one_table_without_races(infra: Infra, log_dir: Path
             c1.states[game_id]["moves"] == row.moves
         assert c1.states[game_id]["you"] is None and c1.states[game_id]["view"]["legal_moves"] == []
         # Served by both processes, the table's moves were all written before anyone saw them.
-        assert [shown_first(p.url) for p in (one, two)] == [0, 0]
+        assert [value(scrape(p.url), "game_moves_shown_first_total") for p in (one, two)] == [0, 0]
         # Both processes watch the flags of every table: a flag falls once, one game_finished event.
         flagged = new_game(pool, "hexagon", (a.id, b.id), clock={"base_ms": 1500, "inc_ms": 0})
         a1.join(flagged)

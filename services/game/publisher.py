@@ -101,11 +101,8 @@ class TablePublisher:
             if self.watchers.learn(row.id, bool(answers[-1])):
                 self.queue.emit_each("table:state", [(table_state(row, settled.state, None, names), watch_room(row.id))])
 
-        if settled.shown is not None:
-            self.queue.publish_emitted(settled.shown, along_and_ask, answered)
-        else:
-            self.queue.emit_each("table:state", self._payloads(settled, names, self.watchers.likely(row.id)),
-                                 along_and_ask, answered)
+        shown = settled.shown if settled.shown is not None else self.show_here(settled)
+        self.queue.publish_emitted(shown, along_and_ask, answered)
 
     def only_here(self, game_id: int) -> bool:
         """Whether this process alone serves the table: it has sockets there, and the

@@ -160,7 +160,8 @@ class Tables:
         self.on_shown: Callable[[Settled], list[dict[str, Any]] | None] = lambda settled: None
         # A shown move that was refused after all: the table as it stands to this process's sockets.
         self.on_retracted: Callable[[int], None] = lambda game_id: None
-        self._unwritten: dict[int, threading.Event] = {}  # game id → set once its shown move is written (or not)
+        # game id → set once its move on the cached row is written (or not); shown first or not, others wait
+        self._unwritten: dict[int, threading.Event] = {}
 
     # ---- the transaction frame -------------------------------------------------------
     def _locked(self, game_id: int, act: Callable[[Any, GameRow, Any, dt.datetime], Settled | None]) -> Settled:
@@ -365,7 +366,7 @@ class Tables:
         self._stopping = True
 
     def _until_written(self, game_id: int) -> None:
-        """Wait while this process has shown a move on the table that is not yet written."""
+        """Wait while this process has a move on the table on its way to PostgreSQL."""
         written = self._unwritten.get(game_id)
         if written is not None:
             written.wait()
