@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import tempfile
 import threading
@@ -29,6 +28,7 @@ from pathlib import Path
 
 import redis
 
+from bench.ai_general import wilson_interval
 from shared.ai_protocol import celery_sender
 from tests.ai.remote_match import MatchDriver, MatchResult, score_of, sender_app
 from tests.stack import CeleryWorker, start_infra
@@ -45,14 +45,6 @@ def options_for(game: str, index: int) -> dict:
     if game == "bullet":
         return {"layout": BULLET_LAYOUTS[index % len(BULLET_LAYOUTS)]}
     return {}
-
-
-def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def play_pairing(client: redis.Redis, app, game: str, stronger: str, weaker: str, games: int,  # noqa: ANN001
@@ -90,12 +82,12 @@ def play_pairing(client: redis.Redis, app, game: str, stronger: str, weaker: str
         thread.join()
     scores = [score_of(r.outcome, seat) for seat, r in results]
     share = sum(scores) / len(scores) if scores else 0.0
-    low, high = wilson(share, len(scores))
+    low, high = wilson_interval(sum(scores), len(scores))
     timings = [t for _, r in results for t in r.timings]
     return {
         "game": game, "stronger": stronger, "weaker": weaker, "budget_s": budget, "games": len(scores),
         "wins": scores.count(1.0), "draws": scores.count(0.5), "losses": scores.count(0.0),
-        "score_share": round(share, 3), "wilson95": [round(low, 3), round(high, 3)],
+        "score_share": round(share, 3), "wilson95": [low, high],
         "mean_plies": round(sum(len(r.moves) for _, r in results) / max(1, len(results)), 1),
         "late_answers": sum(1 for t in timings if t.late > 0), "answers": len(timings),
         "max_late_s": round(max((t.late for t in timings), default=0.0), 3),
