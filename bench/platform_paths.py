@@ -24,7 +24,7 @@ from pathlib import Path
 import psycopg
 
 from shared import auth_token, outbox
-from tests.stack import CeleryWorker, ServiceProcess, SocketProbe, start_infra
+from tests.stack import TEST_SECRET, CeleryWorker, ServiceProcess, SocketProbe, start_infra
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -34,7 +34,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 def ai_ping(game_url: str, rounds: int) -> dict[str, float]:
     millis = []
-    with SocketProbe(game_url, auth_token.issue(1, "bench", "test-secret"), "game/socket.io") as probe:
+    with SocketProbe(game_url, auth_token.issue(1, "bench", TEST_SECRET), "game/socket.io") as probe:
         for _ in range(rounds):
             nonce = uuid.uuid4().hex
             started = time.perf_counter()

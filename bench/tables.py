@@ -410,7 +410,7 @@ def main() -> int:
 
     from services.embedded import free_port
     from shared import accounts, auth_token, game_store
-    from tests.stack import ROOT, ServiceProcess, start_infra
+    from tests.stack import ROOT, TEST_SECRET, ServiceProcess, start_infra
 
     tmp = Path(tempfile.mkdtemp(prefix="spielcenter-bench-tables-"))
     infra = start_infra(tmp / "infra")
@@ -446,8 +446,8 @@ def main() -> int:
                 gid = game_store.create_game(conn, game="hexagon", options={}, seed=i, seats=(a.id, b.id),
                                              mode="wartesaal", clock={"base_ms": 3_600_000, "inc_ms": 0},
                                              rated=False, stake=0)
-                pairs.append((gid, auth_token.issue(a.id, a.name, "test-secret"),
-                              auth_token.issue(b.id, b.name, "test-secret")))
+                pairs.append((gid, auth_token.issue(a.id, a.name, TEST_SECRET),
+                              auth_token.issue(b.id, b.name, TEST_SECRET)))
         pool.close()
         games = [ServiceProcess("services.game", infra, "GAME_PORT", tmp / "logs", DB_POOL_MAX="20")
                  for _ in range(args.game_processes)]

@@ -6,9 +6,7 @@ import requests
 
 from shared import auth_token
 from tests.lobby_fixtures import guest, lobby  # noqa: F401
-from tests.stack import ServiceProcess
-
-TEST_SECRET = "test-secret"  # tests.stack.Infra.env
+from tests.stack import TEST_SECRET, ServiceProcess
 
 
 def test_ticket_only_for_the_signed_in_and_it_opens_the_game_socket(lobby: ServiceProcess) -> None:  # noqa: F811

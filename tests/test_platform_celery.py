@@ -6,14 +6,14 @@ import uuid
 
 from services.ai_worker.app import app as celery_app
 from shared import auth_token
-from tests.stack import SocketProbe
+from tests.stack import TEST_SECRET, SocketProbe
 
 GAME_PATH = "game/socket.io"
 
 
 def test_ping_worker_round_trip_reaches_the_asking_socket_only(game_service, ai_worker) -> None:
-    asker = SocketProbe(game_service.url, auth_token.issue(1, "anna", "test-secret"), GAME_PATH).connect()
-    bystander = SocketProbe(game_service.url, auth_token.issue(2, "bert", "test-secret"), GAME_PATH).connect()
+    asker = SocketProbe(game_service.url, auth_token.issue(1, "anna", TEST_SECRET), GAME_PATH).connect()
+    bystander = SocketProbe(game_service.url, auth_token.issue(2, "bert", TEST_SECRET), GAME_PATH).connect()
     try:
         nonce = uuid.uuid4().hex
         asker.emit("ping_worker", {"nonce": nonce})

@@ -9,12 +9,12 @@ import socketio
 
 from shared import auth_token
 from shared.schemas import MAX_EVENT_BYTES
-from tests.stack import SocketProbe
+from tests.stack import TEST_SECRET, SocketProbe
 
 GAME_PATH = "game/socket.io"
 
 
-def _token(uid: int = 7, name: str = "clara", secret: str = "test-secret") -> str:
+def _token(uid: int = 7, name: str = "clara", secret: str = TEST_SECRET) -> str:
     return auth_token.issue(uid, name, secret)
 
 

@@ -19,7 +19,7 @@ from shared.ai_protocol import DELIVERY_MARGIN, AnswerInbox, MoveAnswer, new_req
 from shared.games import get_game
 from tests.ai.game_rows import insert_finished, play_out, random_chooser
 from tests.ai.remote_match import MatchDriver, MatchResult
-from tests.stack import CeleryWorker, SocketProbe
+from tests.stack import TEST_SECRET, CeleryWorker, SocketProbe
 
 
 def _legal(game_name: str, state, seat: int) -> set[str]:  # noqa: ANN001
@@ -78,8 +78,8 @@ def test_hint_reaches_the_asking_account_only(game_service, driver: MatchDriver,
                                               interactive_worker) -> None:  # noqa: ANN001
     from shared.ai_protocol import celery_sender
 
-    asker = SocketProbe(game_service.url, auth_token.issue(41, "hanna", "test-secret"), "game/socket.io").connect()
-    other = SocketProbe(game_service.url, auth_token.issue(42, "otto", "test-secret"), "game/socket.io").connect()
+    asker = SocketProbe(game_service.url, auth_token.issue(41, "hanna", TEST_SECRET), "game/socket.io").connect()
+    other = SocketProbe(game_service.url, auth_token.issue(42, "otto", TEST_SECRET), "game/socket.io").connect()
     try:
         game = get_game("hexagon")
         state = game.new_game(game.default_options(), 8)
