@@ -13,7 +13,7 @@ import signal
 from collections.abc import Callable
 
 import gevent
-from gevent.pywsgi import WSGIServer
+from gevent.pywsgi import WSGIHandler, WSGIServer
 
 from shared import db
 
@@ -50,12 +50,26 @@ def freeze_heap() -> None:
     gc.freeze()
 
 
+class ClosingWebSocketHandler(WSGIHandler):
+    """pywsgi's handler, except that a connection ends with the WebSocket it carried.
+
+    simple-websocket answers the upgrade on the raw socket, so pywsgi never learns of it
+    and, once the app returns, reads the client's last frames (its goodbye, its close
+    frame) as the next HTTP request, logging each as an error ("Invalid HTTP method")."""
+
+    def handle_one_response(self) -> None:
+        super().handle_one_response()
+        if self.environ.get("HTTP_UPGRADE", "").lower() == "websocket":
+            self.close_connection = True
+
+
 def serve(app: object, host: str, port: int, stopping: Callable[[], None] = lambda: None) -> None:
     """Serve a WSGI app with gevent until SIGTERM/SIGINT, then close the listener and return.
 
     ``stopping`` runs first: open WebSockets keep their greenlets busy through the 5 s
     grace, and those are then killed wherever they are."""
-    server = WSGIServer((host, port), app, log=None, error_log=logging.getLogger("wsgi"))
+    server = WSGIServer((host, port), app, log=None, error_log=logging.getLogger("wsgi"),
+                        handler_class=ClosingWebSocketHandler)
 
     def stop() -> None:
         stopping()
