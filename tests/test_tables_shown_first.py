@@ -15,10 +15,11 @@ import pytest
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
+from services.game.hint import HintDesk
 from services.game.refusals import TableRefusal
 from services.game.replay import StateCache
 from services.game.table import Settled, Tables
-from shared import db, game_store
+from shared import accounts, db, game_store
 from shared.game_store import GameRow
 from shared.games import get_game
 from tests.stack import Infra
@@ -125,6 +126,51 @@ def test_a_move_is_written_before_it_is_shown(infra: Infra, pool, row: GameRow, 
     tables.move(user, row.id, row.version, text)
 
     assert seen == [("settled", row.version + 1, row.version + 1)]
+
+
+def test_a_tipp_asked_while_the_computers_answer_is_shown_waits_for_its_write(pool) -> None:  # noqa: ANN001
+    """The asker saw the computer's answer at once; the Tipp desk reads the row only once it is written."""
+    human = accounts.create_guest(pool)
+    with pool.connection() as conn, conn.transaction():
+        game_id = game_store.create_game(conn, game="hanse", options={"seals_to_win": 1}, seed=5, seats=(human.id, None),
+                                         mode="computer", clock=None, rated=False, stake=0, strength="leicht")
+    tables = Tables(pool, StateCache())
+    engine = get_game("hanse")
+    settled = tables.current(game_id)
+    if engine.to_move(settled.state) == (0,):  # the human begins: one move, written first, and it is the computer's turn
+        settled = tables.move(human.id, game_id, settled.row.version, engine.legal_moves(settled.state)[0].text)
+    hold = threading.Event()
+    shown: list[int] = []
+
+    def held(s: Settled) -> list[dict[str, Any]]:
+        shown.append(s.row.version)
+        hold.wait(10)
+        return []
+
+    tables.may_show_first = lambda game_id: True
+    tables.on_shown = held
+    answer = engine.legal_moves(settled.state)[0].text
+    computer = threading.Thread(target=tables.computer_move, args=(game_id, settled.row.version, 1, answer), daemon=True)
+    computer.start()
+    _until(lambda: bool(shown))
+    sent: list[Any] = []
+    desk = HintDesk(pool, StateCache(), sent.append, tables.until_written)
+    asked: list[Any] = []
+
+    def ask() -> None:
+        try:
+            asked.append(desk.request(human.id, game_id, shown[0]))
+        except TableRefusal as refusal:
+            asked.append(refusal.code)
+
+    asker = threading.Thread(target=ask, daemon=True)
+    asker.start()
+    asker.join(0.3)
+    assert asker.is_alive() and not asked  # not refused as stale: it waits for the answer's write
+    hold.set()
+    computer.join(10)
+    asker.join(10)
+    assert [(r.ply, r.seat) for r in asked] == [(shown[0], 0)] and sent == asked
 
 
 def _until(condition: Any) -> None:

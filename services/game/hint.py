@@ -32,13 +32,17 @@ HINT_BUDGET_S = 1.5  # Stark's own thinking time for Battlehanse
 class HintDesk:
     """Checks a Tipp request, marks the match and sends it to the strong computer."""
 
-    def __init__(self, pool: ConnectionPool, cache: StateCache, send: Callable[[MoveRequest], None]) -> None:
+    def __init__(self, pool: ConnectionPool, cache: StateCache, send: Callable[[MoveRequest], None],
+                 until_written: Callable[[int], None]) -> None:
         self.pool = pool
         self.cache = cache
         self.send = send
+        # The asker may have seen the computer's answer before its write (services.game.table).
+        self.until_written = until_written
 
     def request(self, user_id: int, game_id: int, version: int) -> MoveRequest:
         """Ask for the strong computer's move for ``user_id``'s seat; raises :class:`TableRefusal`."""
+        self.until_written(game_id)
         with self.pool.connection() as conn, conn.transaction():
             row = game_store.load(conn, game_id, lock=True)
             if row is None:

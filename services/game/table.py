@@ -187,7 +187,7 @@ class Tables:
             raise
 
     def _locked_once(self, game_id: int, act: Callable[[Any, GameRow, Any, dt.datetime], Settled | None]) -> Settled:
-        self._until_written(game_id)
+        self.until_written(game_id)
         refusal: TableRefusal | None = None
         # (psycopg's pipeline mode would save two round trips, but under gevent it
         # measured slower: its wait loop spins on the always-writable socket.)
@@ -365,8 +365,11 @@ class Tables:
         and a move shown but not yet written when its greenlet is killed would be lost."""
         self._stopping = True
 
-    def _until_written(self, game_id: int) -> None:
-        """Wait while this process has a move on the table on its way to PostgreSQL."""
+    def until_written(self, game_id: int) -> None:
+        """Wait while this process has a move on the table on its way to PostgreSQL.
+
+        Whatever reads the stored table for a player who may have seen that move (a
+        join, the Tipp desk) waits here first, or it finds the table a version behind."""
         written = self._unwritten.get(game_id)
         if written is not None:
             written.wait()
@@ -637,7 +640,7 @@ class Tables:
     # ---- reading ---------------------------------------------------------------------
     def current(self, game_id: int) -> Settled:
         """The table as stored now (no lock: a read for joins and stale answers)."""
-        self._until_written(game_id)
+        self.until_written(game_id)
         with self.pool.connection() as conn:
             row = game_store.load(conn, game_id)
         if row is None:
