@@ -10,7 +10,7 @@ from services.game.replay import replay
 from shared import game_store
 from shared.games import get_game
 from tests.test_browser_table import browser, guest_page, pool, services, shots  # noqa: F401  (fixtures)
-from tests.test_tables_support import load
+from tests.test_tables_support import load, stored_when
 
 pytestmark = __import__("pytest").mark.browser
 
@@ -122,8 +122,8 @@ def test_general_setup_by_hand_and_by_preset_then_a_fight_and_a_resignation(brow
         engine = get_game("general")
         rng = random.Random(3)
         script = ["a4-a5", None, "a5-a6", None, "a6xa7"]
+        row = stored_when(pool, game_id, lambda r: r.moves.count("fertig") == 2)
         for ply, text in enumerate(script):
-            row = load(pool, game_id)
             state = replay(row.game, row.options, row.seed, row.moves, row.move_seats)
             legal = [m for m in engine.legal_moves(state, ply % 2)]
             if text is None:  # Blue: any move away from the a- and b-files
@@ -134,11 +134,11 @@ def test_general_setup_by_hand_and_by_preset_then_a_fight_and_a_resignation(brow
             play(anna if ply % 2 == 0 else bert, text)
             for page in (anna, bert):
                 page.wait_for_function(f"document.querySelectorAll('[data-testid=move]').length >= {ply + 1}")
+            row = stored_when(pool, game_id, lambda r, v=row.version: r.version > v)
         # The fight shows both ranks to both players.
         for page in (anna, bert):
             fight = page.get_by_test_id("fight")
             expect(fight).to_contain_text("Feldmarschall (10, Rot)")
-        row = load(pool, game_id)
         final = replay(row.game, row.options, row.seed, row.moves, row.move_seats)
         blue_rank = get_game("general").view(final, 1)["history"][-1].split(":")[1].rstrip(")")
         for page in (anna, bert):

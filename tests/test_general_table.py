@@ -18,7 +18,7 @@ from shared.games.general.board import square_name
 from shared.games.general.pieces import TOKENS
 from shared.games.general.setups import STANDARD_SETUPS, preset_squares
 from tests.stack import ServiceProcess
-from tests.test_tables_support import TableClient, legal_texts, load, my_turn, new_game, players
+from tests.test_tables_support import TableClient, legal_texts, load, my_turn, new_game, players, stored_when
 
 RED_ROWS, BLUE_ROWS = {1, 2, 3, 4}, {7, 8, 9, 10}
 
@@ -101,7 +101,7 @@ def test_both_seats_set_up_at_once_and_stale_setup_versions_are_accepted(game_se
             own = client.state(game_id, lambda s: len(s["view"]["setup"]["own"]) == 2)["view"]["setup"]["own"]
             assert set(own) == ({"a1", "b1"} if seat == 0 else {"a10", "b10"})
         assert not [e for c in clients for e in c.errors if e["code"] == "stale_version"]
-        assert load(pool, game_id).version == 4
+        assert stored_when(pool, game_id, lambda r: r.version >= 4).version == 4
         # A version from before one's own last action is stale: it may be a retry of it.
         emit_move(clients[0], game_id, "setze c1 B", version=1)
         assert clients[0].error()["code"] == "stale_version"
@@ -193,7 +193,9 @@ def test_five_minutes_per_move_and_who_exceeds_it_loses(game_service: ServicePro
         emit_move(clients[0], game_id, legal_texts(state)[0])
         state = clients[1].state(game_id, lambda s: s["version"] > version)
         assert state["status"] == "running" and state["clocks"]["running"] == 1
-        # ... six are not: Blue exceeded the move time and loses.
+        # ... six are not: Blue exceeded the move time and loses.  (Red's move is stored
+        # first: edited while on its way, the row would make Red's own move late.)
+        stored_when(pool, game_id, lambda r: r.version == state["version"])
         with pool.connection() as conn:
             conn.execute("UPDATE games SET turn_started_at = now() - interval '6 minutes' WHERE id = %s", (game_id,))
         emit_move(clients[1], game_id, legal_texts(state)[0])
@@ -370,12 +372,14 @@ def test_setup_has_no_limit_until_the_opponent_is_ready_then_five_minutes(game_s
         state = clients[1].state(game_id, lambda s: s["view"]["setup"]["ready"] == [True, False])
         # Red is ready: from now on Blue's setup runs against the move time, five minutes per action.
         assert state["status"] == "running" and state["clocks"]["running"] == 1
+        stored_when(pool, game_id, lambda r: r.version == state["version"])
         with pool.connection() as conn:
             conn.execute("UPDATE games SET turn_started_at = now() - interval '4 minutes' WHERE id = %s", (game_id,))
         emit_move(clients[1], game_id, "setze b10 B")
         state = clients[1].state(game_id, lambda s: s["version"] > state["version"])
         assert state["status"] == "running" and state["view"]["setup"]["own"] == {"b10": "B"}
         assert state["clocks"]["running"] == 1 and state["clocks"]["remaining_ms"][1] > 290_000
+        stored_when(pool, game_id, lambda r: r.version == state["version"])
         with pool.connection() as conn:
             conn.execute("UPDATE games SET turn_started_at = now() - interval '6 minutes' WHERE id = %s", (game_id,))
         emit_move(clients[1], game_id, "setze a10 F")

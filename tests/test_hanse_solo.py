@@ -19,7 +19,7 @@ from shared.games import get_game
 from shared.schemas import validate_record, validate_server_event
 from tests.stack import CeleryWorker, Infra, ServiceProcess
 from tests.test_tables_local import new_local
-from tests.test_tables_support import TableClient, legal_texts, load, players, token
+from tests.test_tables_support import TableClient, legal_texts, load, players, stored_when, token
 
 GAME = get_game("hanse")
 
@@ -88,7 +88,7 @@ def test_undo_mixes_only_unseen_cards_and_the_game_still_replays(game_service: S
             assert GAME.view(mixed, seat) == GAME.view(plain, seat)
         # Play on: any process replaying the row gets the table's state (the cache key knows the mix).
         state = play_and_wait_for_answer(client, game_id, take)
-        row = load(pool, game_id)
+        row = stored_when(pool, game_id, lambda r: r.version == state["version"])
         replayed = table_replay(row.game, row.options, row.seed, row.moves, row.move_seats, row.reshuffles)
         assert GAME.view(replayed, 0) == state["view"]
         client.emit("table:resign", {"game_id": game_id})

@@ -20,7 +20,7 @@ from services.game.round_pause import COUNTDOWN_MS
 from shared import db
 from shared.games import get_game
 from tests.stack import Infra, ServiceProcess
-from tests.test_tables_support import TableClient, legal_texts, load, my_turn, new_game, players
+from tests.test_tables_support import TableClient, legal_texts, load, my_turn, new_game, players, stored_when
 
 PAUSE_WAIT_S = COUNTDOWN_MS["wartesaal"] / 1000 + 15
 
@@ -199,7 +199,7 @@ def test_local_table_pause_waits_for_weiter(game_service: ServiceProcess, pool) 
         client.emit("table:move", {"game_id": game_id, "version": state["version"], "move": "weiter"})
         nxt = client.state(game_id, lambda s, v=state["version"]: s["version"] > v)
         assert nxt["view"]["phase"] == "spiel" and nxt["view"]["round"] == 2 and nxt["view"]["rounds"][0] == table
-        row = load(pool, game_id)
+        row = stored_when(pool, game_id, lambda r: r.version == nxt["version"])
         assert row.moves[-1] == "weiter" and row.move_seats[-1] == 0
         # The engine's own reading of who begins holds at the table.
         engine = get_game("hanse")

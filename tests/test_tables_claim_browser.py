@@ -7,7 +7,7 @@ import pytest
 
 from shared import accounts, game_store
 from tests.test_browser_table import browser, guest_page, pool, services  # noqa: F401 (fixtures)
-from tests.test_tables_support import load
+from tests.test_tables_support import load, stored_when
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,7 @@ def test_claim_the_win_against_an_opponent_who_never_came(browser, services, poo
         bert.locator("polygon[data-cell=e2]").click()
         expect(bert.get_by_test_id("table-status")).to_contain_text("Dein Gegner ist am Zug")
         # Lag was credited: the quota (3 s at the start of 3+2, +1 s per move) lost what was credited.
-        assert load(pool, game_id).lag_quota_ms[0] < 4000
+        assert stored_when(pool, game_id, lambda r: r.version == 1).lag_quota_ms[0] < 4000
         # The leave time has passed (the game began 31 s ago): back at the table, the claim is offered.
         with pool.connection() as conn:
             conn.execute("UPDATE games SET created_at = now() - interval '31 seconds' WHERE id = %s", (game_id,))

@@ -13,7 +13,7 @@ from services.game import takeback_backoff
 from shared import clock, db
 from shared.clock import Clock
 from tests.stack import Infra, ServiceProcess
-from tests.test_tables_support import TableClient, legal_texts, load, new_game, players
+from tests.test_tables_support import TableClient, legal_texts, load, new_game, players, stored_when
 
 CLOCK = {"base_ms": 300_000, "inc_ms": 3000}
 
@@ -60,8 +60,8 @@ def test_the_server_caps_a_claimed_huge_lag(game_service: ServiceProcess, pool) 
         # Seat 0 has been thinking for six seconds when the move arrives, claiming a week of lag.
         with pool.connection() as conn:
             conn.execute("UPDATE games SET turn_started_at = now() - interval '6 seconds' WHERE id = %s", (game_id,))
-        move(ca, game_id, lag_ms=7 * 24 * 3600 * 1000)
-        row = load(pool, game_id)
+        moved = move(ca, game_id, lag_ms=7 * 24 * 3600 * 1000)
+        row = stored_when(pool, game_id, lambda r: r.version == moved["version"])
         assert 6000 - 1000 <= row.move_times[0] <= 6000 - 1000 + 3000, row.move_times
         assert row.remaining_ms[0] == 300_000 - row.move_times[0] + 3000
         # The client's round trip: table:ping comes back as table:pong with its own time.

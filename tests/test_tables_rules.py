@@ -13,7 +13,7 @@ from services.game.replay import replay
 from shared import db
 from shared.games import get_game
 from tests.stack import Infra, ServiceProcess
-from tests.test_tables_support import TableClient, legal_texts, load, new_game, players, token
+from tests.test_tables_support import TableClient, legal_texts, load, new_game, players, stored_when, token
 
 CLOCK = {"base_ms": 300_000, "inc_ms": 3000}
 
@@ -55,7 +55,7 @@ def test_each_seat_and_spectator_get_their_own_view(game_service: ServiceProcess
         setup = next(t for t in legal_texts(seat0) if t.startswith("setze"))
         clients[0].emit("table:move", {"game_id": game_id, "version": 0, "move": setup})
         clients[0].state(game_id, lambda s: s["version"] == 1)
-        row = load(pool, game_id)
+        row = stored_when(pool, game_id, lambda r: r.version == 1)
         for client in clients:
             client.join(game_id)
         state = replay(row.game, row.options, row.seed, row.moves, row.move_seats)

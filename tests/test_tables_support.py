@@ -11,10 +11,10 @@ from psycopg_pool import ConnectionPool
 
 from shared import accounts, auth_token, game_store
 from shared.schemas import GAME_SERVER_EVENTS, validate_server_event
-from tests.stack import SocketProbe
+from tests.stack import TEST_SECRET, SocketProbe
 
 GAME_PATH = "game/socket.io"
-SECRET = "test-secret"  # tests.stack.Infra.env sets SECRET_KEY to this
+SECRET = TEST_SECRET
 
 
 def players(pool: ConnectionPool, n: int = 2) -> list[accounts.Account]:
@@ -37,6 +37,20 @@ def load(pool: ConnectionPool, game_id: int) -> game_store.GameRow:
     with pool.connection() as conn:
         row = game_store.load(conn, game_id)
     assert row is not None
+    return row
+
+
+def stored_when(pool: ConnectionPool, game_id: int, until: Callable[[game_store.GameRow], bool],
+                timeout: float = 5) -> game_store.GameRow:
+    """The stored row once ``until`` holds for it.
+
+    A move seen at a table one process serves may still be on its way to PostgreSQL
+    (services/game/table.py: shown first): a test that reads or edits the row after
+    seeing a move waits here for it, or it races the write."""
+    deadline = time.monotonic() + timeout
+    while not until(row := load(pool, game_id)):
+        assert time.monotonic() < deadline, f"table {game_id} never stored as expected (version {row.version})"
+        time.sleep(0.01)
     return row
 
 
