@@ -178,6 +178,23 @@ def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra,
         page.get_by_test_id("move").nth(1).filter(has_text="e9-e7").wait_for()
         page.screenshot(path=str(shots / "hexagon-jade-keyboard.png"))
 
+        # Wabennamen from the Ansicht while the table is open: the table's own switch follows it,
+        # so one click there turns them off again; a new Fassung leaves that switch alone.
+        names, switch = page.locator(".board-wrap g.cell-names"), page.get_by_test_id("toggle-names")
+        assert not names.is_visible() and switch.get_attribute("aria-pressed") == "false"
+        page.get_by_test_id("open-look").click()
+        page.get_by_test_id("look-names").check()
+        names.wait_for(state="visible")
+        page.keyboard.press("Escape")
+        assert switch.get_attribute("aria-pressed") == "true"
+        switch.click()
+        names.wait_for(state="hidden")
+        page.get_by_test_id("open-look").click()
+        page.get_by_test_id("frame-gold").click()
+        page.keyboard.press("Escape")
+        page.wait_for_function("document.documentElement.dataset.hexFrame === 'gold'")
+        assert not names.is_visible() and switch.get_attribute("aria-pressed") == "false"
+
         # Battlebullet by keyboard: walk to a white marble, pick it, Tab to an arrow, Enter.
         page.goto(f"{lobby.url}/#/zuzweit")
         page.get_by_test_id("game-bullet").click()

@@ -2,7 +2,7 @@
 // every arrow from `legal_moves` (their `marbles`, `dir`, `moves`, `push`, `out`), the
 // red rim of Gefahr an from `danger`. The board only draws; the engine decides.
 import { lang } from "../i18n";
-import { look, onLookChange } from "../look/look";
+import { look } from "../look/look";
 import { type Board, type BoardContext, type BoardFactory, type BoardHost, CellKeys, type GameView, type LegalMove, legalMoves, svg } from "./board";
 
 const STEP = 40; // distance between neighbouring holes
@@ -65,7 +65,6 @@ class BulletBoard implements Board {
   private readonly gutter = svg("g", { class: "gutter", "data-testid": "gutter" });
   private readonly focusLayer = svg("g");
   private readonly keys: CellKeys;
-  private readonly stopLook: () => void;
   private view: GameView = {};
   private context: BoardContext = { you: null, interactive: false, lastMove: null };
   private selection: string[] = [];
@@ -104,13 +103,6 @@ class BulletBoard implements Board {
     // Keyboard: arrows walk the holes, Enter/Space pick a marble like a click; the move
     // arrows that appear are buttons of their own (Tab reaches them).
     this.keys = new CellKeys(keyCells, this.focusLayer, MARBLE * 1.2, (name) => this.pick(name));
-    // Only a change of the names switch itself: a new frame must not undo the table's own switch.
-    let names = look().cellNames;
-    this.stopLook = onLookChange((chosen) => {
-      if (chosen.cellNames === names) return;
-      names = chosen.cellNames;
-      this.setToggle("names", names);
-    });
     this.draw();
   }
 
@@ -137,7 +129,6 @@ class BulletBoard implements Board {
   }
 
   destroy(): void {
-    this.stopLook();
     this.host.element.replaceChildren();
   }
 

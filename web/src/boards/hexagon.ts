@@ -2,7 +2,7 @@
 // stones and holes from `cells`/`holes`, what may be played from `legal_moves` and
 // their effects (target, source, stones that turn), Hilfe an from `help`.
 import { lang } from "../i18n";
-import { look, onLookChange } from "../look/look";
+import { look } from "../look/look";
 import { type Board, type BoardContext, type BoardFactory, type BoardHost, CellKeys, type GameView, type LegalMove, legalMoves, svg } from "./board";
 
 const SIZE = 30; // hex radius in SVG units
@@ -73,7 +73,6 @@ class HexagonBoard implements Board {
   private readonly nameLayer = svg("g", { class: "cell-names" });
   private readonly focusLayer = svg("g");
   private readonly keys: CellKeys;
-  private readonly stopLook: () => void;
   private readonly strip = svg("rect", { class: "turn-strip", x: STRIP_X, y: -4.2 * ROOT3 * SIZE, width: 14, height: 8.4 * ROOT3 * SIZE, rx: 7 });
   private readonly passButton: HTMLButtonElement;
   private view: GameView = {};
@@ -110,14 +109,6 @@ class HexagonBoard implements Board {
     }
     // Keyboard: arrows walk the Waben, Enter/Space act like a click (holes are skipped).
     this.keys = new CellKeys(keyCells, this.focusLayer, SIZE * 0.9, (name) => this.clicked(name), (name) => this.holes().has(name));
-    // Wabennamen on or off from the Ansicht, also while a table is open.
-    // Only a change of the names switch itself: a new frame must not undo the table's own switch.
-    let names = look().cellNames;
-    this.stopLook = onLookChange((chosen) => {
-      if (chosen.cellNames === names) return;
-      names = chosen.cellNames;
-      this.setToggle("names", names);
-    });
     this.draw();
   }
 
@@ -146,7 +137,6 @@ class HexagonBoard implements Board {
   }
 
   destroy(): void {
-    this.stopLook();
     this.host.element.replaceChildren();
   }
 

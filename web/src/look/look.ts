@@ -65,6 +65,17 @@ export function onLookChange(listener: (look: Look) => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** Be told when the Wabennamen switch itself changes (a new frame or board is no such change:
+ * it must not undo a table's own names toggle); returns the function that stops it. */
+export function onCellNamesChange(listener: (names: boolean) => void): () => void {
+  let names = current.cellNames;
+  return onLookChange((chosen) => {
+    if (chosen.cellNames === names) return;
+    names = chosen.cellNames;
+    listener(names);
+  });
+}
+
 /** Put the chosen theme onto <html>: CSS variables for colours, data attributes for the rest. */
 export function applyLook(): void {
   const root = document.documentElement;

@@ -4,6 +4,7 @@ import { el } from "../dom";
 import { lang } from "../i18n";
 import type { Board, BoardContext, GameView } from "../boards/board";
 import { boardFor } from "../boards/index";
+import { onCellNamesChange } from "../look/look";
 import { tt } from "./texts";
 
 const TOGGLE_STORE = "spielcenter.board.";
@@ -13,6 +14,7 @@ export class BoardStage {
   readonly switches = el("div", { class: "board-switches" });
   private readonly board: Board | null;
   private flipped = false;
+  private stopLook: () => void = () => undefined;
   private readonly keyHandler = (event: KeyboardEvent) => this.key(event);
 
   constructor(
@@ -31,12 +33,16 @@ export class BoardStage {
       const storeKey = `${TOGGLE_STORE}${game}.${toggle.key}`;
       let on = (localStorage.getItem(storeKey) ?? String(toggle.initial)) === "true";
       const button = el("button", { type: "button", class: "toggle", "aria-pressed": String(on), "data-testid": `toggle-${toggle.key}` }, toggle.label[lang()]);
-      button.addEventListener("click", () => {
-        on = !on;
+      const set = (value: boolean): void => {
+        on = value;
         localStorage.setItem(storeKey, String(on));
         button.setAttribute("aria-pressed", String(on));
         this.board?.setToggle(toggle.key, on);
-      });
+      };
+      button.addEventListener("click", () => set(!on));
+      // The Ansicht's names switch works on an open table too, through this very switch, so the
+      // button keeps showing (and toggling from) what the board shows.
+      if (toggle.key === "names") this.stopLook = onCellNamesChange(set);
       this.board?.setToggle(toggle.key, on);
       this.switches.append(button);
     }
@@ -71,6 +77,7 @@ export class BoardStage {
 
   destroy(): void {
     document.removeEventListener("keydown", this.keyHandler);
+    this.stopLook();
     this.board?.destroy();
   }
 
