@@ -119,8 +119,8 @@ class Bot:
         self.game = socketio.Client(reconnection=False)
         self.lobby.on("*", self._on_lobby)
         self.game.on("*", self._on_game)
-        self.lobby.on("disconnect", lambda *a: self._lost("lobby"))
-        self.game.on("disconnect", lambda *a: self._lost("game"))
+        self.lobby.on("disconnect", lambda *a: self._lost("lobby", *a))
+        self.game.on("disconnect", lambda *a: self._lost("game", *a))
         cookie = self.http.cookies.get(SESSION_COOKIE)
         self.lobby.connect(base_url, headers={"Cookie": f"{SESSION_COOKIE}={cookie}"}, auth={"lang": "de"},
                            transports=["websocket"], wait_timeout=15)
@@ -132,9 +132,10 @@ class Bot:
     def id(self) -> int:
         return int(self.user["id"])
 
-    def _lost(self, which: str) -> None:
+    def _lost(self, which: str, reason: object = None) -> None:
         if not self.closing:
-            self.figures.error(f"{which} socket of bot {self.id} disconnected")
+            # python-socketio names why: the server's doing, a ping timeout, the transport
+            self.figures.error(f"{which} socket of bot {self.id} disconnected ({reason})")
 
     def _on_lobby(self, event: str, *args: Any) -> None:
         self.figures.message()
