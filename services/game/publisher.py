@@ -10,7 +10,6 @@ person: the room ``game:<id>:seat:0`` gets the view of the side to move.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -25,6 +24,7 @@ from services.game.wire_packet import JsonQueue
 from shared import game_store
 from shared.game_store import GameRow
 from shared.games import get_game
+from shared.lru_map import LruMap
 
 NAMES_CACHED = 4096  # tables whose players' names are kept
 RECEIVERS_KNOWN = 4096  # tables whose last publication's audience is kept
@@ -48,8 +48,9 @@ class TablePublisher:
         self.queue = queue
         self.watchers = watchers
         self.pool = pool
-        self._names: OrderedDict[int, dict[int, dict[str, Any]]] = OrderedDict()
-        self._receivers: OrderedDict[int, int] = OrderedDict()  # game id → processes its last publication reached
+        self._names: LruMap[int, dict[int, dict[str, Any]]] = LruMap(NAMES_CACHED)
+        # game id → processes its last publication reached
+        self._receivers: LruMap[int, int] = LruMap(RECEIVERS_KNOWN)
 
     def names(self, row: GameRow) -> dict[int, dict[str, Any]]:
         """The players' names and Elo at a table, read once per table and process (the
@@ -58,9 +59,7 @@ class TablePublisher:
         if names is None:
             with self.pool.connection() as conn:
                 names = game_store.people(conn, list(row.seats), row.game)
-            self._names[row.id] = names
-            while len(self._names) > NAMES_CACHED:
-                self._names.popitem(last=False)
+            self._names.put(row.id, names)
         return names
 
     def seat_for(self, settled: Settled, user_id: int) -> int | None:
@@ -117,10 +116,7 @@ class TablePublisher:
     def _heard(self, game_id: int, receivers: Any) -> None:
         if not isinstance(receivers, int):  # the publication failed: nothing learnt
             return
-        self._receivers[game_id] = receivers
-        self._receivers.move_to_end(game_id)
-        while len(self._receivers) > RECEIVERS_KNOWN:
-            self._receivers.popitem(last=False)
+        self._receivers.put(game_id, receivers)
 
     def show_here(self, settled: Settled) -> list[dict[str, Any]]:
         """Every recipient's state, to this process's sockets only, before the change is

@@ -9,12 +9,12 @@ a takeback shortens it, and then the key differs or the replay starts over).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
 from shared.game_store import GameRow
 from shared.games import get_game
 from shared.games.base import Outcome
+from shared.lru_map import LruMap
 
 CACHE_SIZE = 4096  # tables; an engine state is a few kB
 
@@ -23,8 +23,7 @@ class StateCache:
     """Least-recently-used engine states keyed by (game id, plies, last move)."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
-        self.size = size
-        self._states: OrderedDict[int, tuple[tuple, Any]] = OrderedDict()
+        self._states: LruMap[int, tuple[tuple, Any]] = LruMap(size)
         self.replays = 0  # full replays done (a test and the benchmark read it)
 
     @staticmethod
@@ -38,7 +37,6 @@ class StateCache:
         key = self._key(row.moves, row.move_seats, row.reshuffles)
         cached = self._states.get(row.id)
         if cached is not None and cached[0] == key:
-            self._states.move_to_end(row.id)
             return as_ended(row, cached[1])
         state = replay(row.game, row.options, row.seed, row.moves, row.move_seats, row.reshuffles)
         self.replays += 1
@@ -47,13 +45,10 @@ class StateCache:
 
     def put(self, game_id: int, moves: list[str], move_seats: list[int | None], state: Any) -> None:
         # A Battlehanse state carries its own reshuffles (the row's, up to its ply).
-        self._states[game_id] = (self._key(moves, move_seats, getattr(state, "reshuffles", ())), state)
-        self._states.move_to_end(game_id)
-        while len(self._states) > self.size:
-            self._states.popitem(last=False)
+        self._states.put(game_id, (self._key(moves, move_seats, getattr(state, "reshuffles", ())), state))
 
     def forget(self, game_id: int) -> None:
-        self._states.pop(game_id, None)
+        self._states.forget(game_id)
 
 
 def _mixed(engine: Any, state: Any, reshuffles: tuple, ply: int) -> Any:

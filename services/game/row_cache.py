@@ -8,9 +8,8 @@ second try under the row lock, never a wrong move.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 from shared.game_store import GameRow
+from shared.lru_map import LruMap
 
 ROWS_CACHED = 4096  # tables; a row is a few hundred bytes plus its move log
 
@@ -19,23 +18,16 @@ class RowCache:
     """Least-recently-used rows by game id; finished tables are dropped."""
 
     def __init__(self, size: int = ROWS_CACHED) -> None:
-        self.size = size
-        self._rows: OrderedDict[int, GameRow] = OrderedDict()
+        self._rows: LruMap[int, GameRow] = LruMap(size)
 
     def get(self, game_id: int) -> GameRow | None:
-        row = self._rows.get(game_id)
-        if row is not None:
-            self._rows.move_to_end(game_id)
-        return row
+        return self._rows.get(game_id)
 
     def put(self, row: GameRow) -> None:
         if not row.running or not row.xmin:
-            self._rows.pop(row.id, None)
+            self._rows.forget(row.id)
             return
-        self._rows[row.id] = row
-        self._rows.move_to_end(row.id)
-        while len(self._rows) > self.size:
-            self._rows.popitem(last=False)
+        self._rows.put(row.id, row)
 
     def forget(self, game_id: int) -> None:
-        self._rows.pop(game_id, None)
+        self._rows.forget(game_id)

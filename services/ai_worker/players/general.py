@@ -27,7 +27,6 @@ import hashlib
 import json
 import random
 import time
-from collections import OrderedDict
 from typing import Any
 
 from services.ai_worker.players.general_belief import Belief, read_belief
@@ -45,6 +44,7 @@ from shared.games.general.pieces import (
     fight,
 )
 from shared.games.general.setups import computer_setups
+from shared.lru_map import LruMap
 
 STRENGTHS = ("leicht", "mittel", "stark")
 LEICHT_RANDOM_SHARE = 0.5
@@ -255,8 +255,7 @@ def view_seed(view: dict[str, Any]) -> int:
 
 # The last few analyses by view seed: a review asks analyse() and then value_of() on the
 # same view, and the played move's value must come from the very same samples.
-_MEMO: OrderedDict[tuple[int, int | None], dict[str, float]] = OrderedDict()
-_MEMO_SIZE = 8
+_MEMO: LruMap[tuple[int, int | None], dict[str, float]] = LruMap(8)
 
 
 def _all_values(view: dict[str, Any], deadline: float, max_samples: int | None) -> dict[str, float]:
@@ -266,8 +265,9 @@ def _all_values(view: dict[str, Any], deadline: float, max_samples: int | None) 
     if view["phase"] != "play":
         return {_setup_move(view, random.Random(view_seed(view))): 0.0}
     key = (view_seed(view), max_samples)
-    if key in _MEMO:
-        return _MEMO[key]
+    memo = _MEMO.get(key)
+    if memo is not None:
+        return memo
     belief = read_belief(view)
     moves = [_move_int(t) for t in texts]
     values, samples, _nodes = pimc(belief, moves, _template(view), deadline, random.Random(key[0]), max_samples)
@@ -277,9 +277,7 @@ def _all_values(view: dict[str, Any], deadline: float, max_samples: int | None) 
     penalties = root_penalties(view, belief, moves)
     result = {text: values[move] - penalties.get(move, 0.0) for move, text in zip(moves, texts, strict=True)}
     if samples:
-        _MEMO[key] = result
-        while len(_MEMO) > _MEMO_SIZE:
-            _MEMO.popitem(last=False)
+        _MEMO.put(key, result)
     return result
 
 

@@ -21,7 +21,6 @@ import hashlib
 import json
 import random
 import time
-from collections import OrderedDict
 from typing import Any
 
 from services.ai_worker.players.hanse_eval import evaluate
@@ -29,6 +28,7 @@ from shared.games.hanse import fast_apply, fast_moves, state_from_view
 from shared.games.hanse.notation import format_move
 from shared.games.hanse.replay import to_move_int
 from shared.games.hanse.state import PLAY, State
+from shared.lru_map import LruMap
 
 STRENGTHS = ("leicht", "mittel", "stark")
 LEICHT_RANDOM_SHARE = 0.2
@@ -214,8 +214,7 @@ def view_seed(view: dict[str, Any]) -> int:
 # The last few analyses by view seed: (values by move text, samples searched).  A review
 # asks analyse() and then value_of() on the same view; the played move is then searched
 # over exactly the same samples as the candidates it is compared with.
-_MEMO: OrderedDict[tuple[int, int | None], tuple[dict[str, float], int]] = OrderedDict()
-_MEMO_SIZE = 8
+_MEMO: LruMap[tuple[int, int | None], tuple[dict[str, float], int]] = LruMap(8)
 
 
 def _analysis(
@@ -246,9 +245,7 @@ def _analysis(
     result = {by_int[m]: v for m, v in values.items() if m in by_int}
     if memo is not None:
         return {**memo[0], **result}
-    _MEMO[key] = (result, done)
-    while len(_MEMO) > _MEMO_SIZE:
-        _MEMO.popitem(last=False)
+    _MEMO.put(key, (result, done))
     return result
 
 
