@@ -298,12 +298,11 @@ class Tables:
             seat, canonical, new_state, clock_ran = self._checked_move(row, state, user_id, version, text)
             return self._after_move(conn, row, state, new_state, now, seat, canonical, lag_ms, clock_ran)
 
-        if settled is None:
-            return self._locked(game_id, act)
-        try:  # shown, not written: decided again (a move committed here is published as any other)
+        try:  # after a move shown, not written: decided again (committed here, it is published as any other)
             return self._locked(game_id, act)
         except Exception:
-            self.on_retracted(game_id)
+            if settled is False:
+                self.on_retracted(game_id)
             raise
 
     def _move_on_cached_row(self, user_id: int | None, game_id: int, version: int, text: str,
