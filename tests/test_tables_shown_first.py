@@ -154,7 +154,7 @@ def test_a_tipp_asked_while_the_computers_answer_is_shown_waits_for_its_write(po
     computer.start()
     _until(lambda: bool(shown))
     sent: list[Any] = []
-    desk = HintDesk(pool, StateCache(), sent.append, tables.until_written)
+    desk = HintDesk(tables, sent.append)
     asked: list[Any] = []
 
     def ask() -> None:

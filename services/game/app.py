@@ -234,7 +234,7 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     # Battlehanse alone (issue 8): Tipp and Rückblick.
     app.register_blueprint(review_blueprint(pool, config))
     solo_sockets.register(socketio, pool, tables, publisher,
-                          HintDesk(tables_pool, cache, ai_protocol.celery_sender(celery_app), tables.until_written),
+                          HintDesk(tables, ai_protocol.celery_sender(celery_app)),
                           lambda review_id: celery_app.send_task("ai.review_game", args=[review_id]))
     return app, socketio
 

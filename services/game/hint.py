@@ -16,10 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from psycopg_pool import ConnectionPool
-
 from services.game.refusals import TableRefusal
-from services.game.replay import StateCache
+from services.game.table import Tables
 from shared import ai_protocol, game_store
 from shared.ai_protocol import MoveRequest
 from shared.games import get_game
@@ -32,18 +30,15 @@ HINT_BUDGET_S = 1.5  # Stark's own thinking time for Battlehanse
 class HintDesk:
     """Checks a Tipp request, marks the match and sends it to the strong computer."""
 
-    def __init__(self, pool: ConnectionPool, cache: StateCache, send: Callable[[MoveRequest], None],
-                 until_written: Callable[[int], None]) -> None:
-        self.pool = pool
-        self.cache = cache
+    def __init__(self, tables: Tables, send: Callable[[MoveRequest], None]) -> None:
+        self.tables = tables
         self.send = send
-        # The asker may have seen the computer's answer before its write (services.game.table).
-        self.until_written = until_written
 
     def request(self, user_id: int, game_id: int, version: int) -> MoveRequest:
         """Ask for the strong computer's move for ``user_id``'s seat; raises :class:`TableRefusal`."""
-        self.until_written(game_id)
-        with self.pool.connection() as conn, conn.transaction():
+        # The asker may have seen the computer's answer before its write (services.game.table).
+        self.tables.until_written(game_id)
+        with self.tables.pool.connection() as conn, conn.transaction():
             row = game_store.load(conn, game_id, lock=True)
             if row is None:
                 raise TableRefusal("unknown_table")
@@ -60,7 +55,7 @@ class HintDesk:
                 raise TableRefusal("stale_version", current_game_id=row.id)
             seat = seats[0]
             engine = get_game(row.game)
-            state = self.cache.state(row)
+            state = self.tables.cache.state(row)
             if engine.to_move(state) != (seat,):
                 raise TableRefusal("not_your_turn")
             view = engine.view(state, seat)
