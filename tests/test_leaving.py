@@ -26,7 +26,7 @@ from shared import db
 from shared.games import get_game
 from shared.games.general.setups import STANDARD_SETUPS
 from tests.stack import Infra, ServiceProcess
-from tests.test_tables_support import TableClient, load, new_game, players
+from tests.test_tables_support import TableClient, load, new_game, players, stored_when
 
 LEAVE_AFTER_MS = 1500
 
@@ -75,16 +75,6 @@ def _run(connections: SeatConnections, tables: Tables, sleep, failed) -> None:  
         pass
 
 
-def wait_finished(pool, game_id: int, timeout: float = 20) -> object:  # noqa: ANN001
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        row = load(pool, game_id)
-        if not row.running:
-            return row
-        time.sleep(0.2)
-    raise AssertionError(f"game {game_id} still running after {timeout} s")
-
-
 def test_leaving_during_the_battlegeneral_setup_loses_the_game(watch, pool) -> None:  # noqa: ANN001
     tables, connections = watch
     red, blue = players(pool)
@@ -97,7 +87,7 @@ def test_leaving_during_the_battlegeneral_setup_loses_the_game(watch, pool) -> N
     assert get_game("general").view(settled.state, None)["phase"] == "setup"
     left = time.monotonic()
     connections.left("sid-red")
-    row = wait_finished(pool, game_id)
+    row = stored_when(pool, game_id, lambda r: not r.running, timeout=20)
     assert time.monotonic() - left >= LEAVE_AFTER_MS / 1000 - 0.1
     assert row.status == "finished" and row.result["reason"] == "verlassen" and row.result["winner"] == 1
     assert row.moves == [f"aufstellung {STANDARD_SETUPS[0]}", "fertig"]  # ended where it stood
@@ -123,7 +113,7 @@ def test_leaving_during_a_battlehanse_round_pause_loses_the_game(watch, pool) ->
     connections.joined("sid-first", game_id, first.id)
     connections.joined("sid-second", game_id, second.id)
     connections.left("sid-second")
-    row = wait_finished(pool, game_id)
+    row = stored_when(pool, game_id, lambda r: not r.running, timeout=20)
     assert row.status == "finished" and row.result["reason"] == "verlassen" and row.result["winner"] == 0
     assert len(row.moves) == len(settled.row.moves)  # the pause was not ended by a move first
 

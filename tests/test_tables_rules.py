@@ -194,10 +194,7 @@ def test_a_flag_falls_with_nobody_sending_anything(game_service: ServiceProcess,
         assert final["result"]["reason"] == "zeit" and final["result"]["winner"] == 1
         assert final["clocks"]["remaining_ms"][0] == 0
         # No socket at all at the other table: the scheduler still ends it.
-        deadline = time.monotonic() + 15
-        while load(pool, unwatched).running and time.monotonic() < deadline:
-            time.sleep(0.2)
-        row = load(pool, unwatched)
+        row = stored_when(pool, unwatched, lambda r: not r.running, timeout=15)
         assert row.status == "finished" and row.result["reason"] == "zeit" and row.result["winner"] == 1
     finally:
         client.close()
