@@ -10,17 +10,44 @@ python-socketio) can use an ordinary ``redis://`` URL.
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+PORT_BLOCK_ENV = "PORT_BLOCK"  # "first-last": where free_port draws from (set per parallel test worker)
+_next_in_block: dict[str, int] = {}
+
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port nothing listens on now.
+
+    Between choosing a port and the service binding it lies a process start-up.  Test workers
+    running side by side each set ``PORT_BLOCK`` to a block of their own below the kernel's
+    ephemeral range, and draw from it in turn, so that neither another worker nor an outgoing
+    connection can take the port in that gap.  Without it the kernel picks one.
+    """
+    block = os.environ.get(PORT_BLOCK_ENV)
+    if not block:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+    first, last = (int(part) for part in block.split("-"))
+    size = last - first + 1
+    # A child process inherits the block: it starts elsewhere in it than its parent does.
+    offset = _next_in_block.get(block, os.getpid() * 7919 % size)
+    for step in range(size):
+        port = first + (offset + step) % size
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _next_in_block[block] = (offset + step + 1) % size
+        return port
+    raise RuntimeError(f"no free port in {PORT_BLOCK_ENV}={block}")
 
 
 def redis_server_binary() -> str:

@@ -17,8 +17,41 @@ _BASETEMP_PREFIX = "spielcenter-pytest-"
 _KEEP_FAILED_BASETEMP_S = 12 * 3600
 
 
+_PORT_BLOCK_FIRST = 10_000  # below the kernel's ephemeral ports (32768 and up)
+_PORT_BLOCK_SIZE = 1_500
+_PORT_BLOCK_LOCK: object | None = None  # held open: the block is this process's while it runs
+
+
+def _claim_port_block() -> None:
+    """Give this test process a block of ports no other test process on the machine draws from.
+
+    Parallel workers, and other engineers' runs on the same machine, each lock a block's file;
+    the lock goes with the process, so a killed run frees its block.
+    """
+    global _PORT_BLOCK_LOCK
+    import fcntl
+    import os
+
+    from services.embedded import PORT_BLOCK_ENV
+
+    os.environ.pop(PORT_BLOCK_ENV, None)  # a worker's own block, not the one its controller holds
+    for index in range((32_768 - _PORT_BLOCK_FIRST) // _PORT_BLOCK_SIZE):
+        lock = open(Path(tempfile.gettempdir()) / f"spielcenter-test-ports-{index}.lock", "w")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            continue
+        first = _PORT_BLOCK_FIRST + index * _PORT_BLOCK_SIZE
+        os.environ[PORT_BLOCK_ENV] = f"{first}-{first + _PORT_BLOCK_SIZE - 1}"
+        _PORT_BLOCK_LOCK = lock
+        return
+    # Every block taken: fall back to the kernel's choice.
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
+    _claim_port_block()
     """Give every test session a temporary root of its own.
 
     Several engineers' test runs share this machine and /tmp/pytest-of-<user>; a data
@@ -72,8 +105,13 @@ def game_service(infra: Infra, log_dir: Path) -> Iterator[ServiceProcess]:
         yield service
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def ai_worker(infra: Infra, log_dir: Path) -> Iterator[CeleryWorker]:
-    """A real prefork Celery worker on both queues."""
+    """A real prefork Celery worker on both queues.
+
+    Per module, not per session: a worker left running would also take the tasks of a later
+    module that kills, stops or counts its own worker's tasks (tests/ai), and which module
+    comes later depends on how the parallel run deals them out.
+    """
     with CeleryWorker(infra, log_dir) as worker:
         yield worker

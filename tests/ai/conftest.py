@@ -27,9 +27,9 @@ def celery_sender_app(infra: Infra):  # noqa: ANN201
     app.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def interactive_worker(infra: Infra, log_dir: Path) -> Iterator[CeleryWorker]:
-    """One prefork child on ``interactive`` only: moves and hints."""
+    """One prefork child on ``interactive`` only: moves and hints (per module, as ``ai_worker``)."""
     with CeleryWorker(infra, log_dir, queues="interactive", concurrency=1) as worker:
         client = redis.Redis.from_url(infra.redis_url, decode_responses=True)
         app = sender_app(infra.redis_url)
