@@ -18,8 +18,21 @@ BENCH_MODULES := $(filter-out __init__ engine_% inprocess_ladder,$(basename $(no
 run: setup
 	$(PY) -m services.supervisor
 
+# The suite runs in two parts: most tests spread over TEST_WORKERS processes (pytest-xdist, a
+# whole module per process; every process starts its own PostgreSQL, Redis and services), then
+# the tests marked `serial` (they time themselves or load the machine) one at a time, alone.
+# Both parts always run; the last line adds them up.
+TEST_WORKERS ?= 4
+TEST_REPORTS := test-results
+
 test: setup chromium lint
-	$(PY) -m pytest -m "not slow"
+	@rm -f $(TEST_REPORTS)/parallel.xml $(TEST_REPORTS)/serial.xml
+	@status=0; \
+	$(PY) -m pytest -m "not slow and not serial" -n $(TEST_WORKERS) --dist loadfile \
+		--junitxml=$(TEST_REPORTS)/parallel.xml || status=$$?; \
+	$(PY) -m pytest -m "serial and not slow" --junitxml=$(TEST_REPORTS)/serial.xml || status=$$?; \
+	$(PY) -m tests.suite_total $(TEST_REPORTS)/parallel.xml $(TEST_REPORTS)/serial.xml || status=1; \
+	exit $$status
 
 proof: setup chromium
 	$(PY) -m pytest -m slow

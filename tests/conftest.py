@@ -10,6 +10,10 @@ from pathlib import Path
 
 import pytest
 
+# Shared by every module of a test process: fixtures imported here are set up once per process,
+# while one imported into a test module would be set up again for each module that imports it.
+from tests.browser_fixtures import browser, playwright_driver, services  # noqa: F401, E402
+from tests.lobby_fixtures import lobby, second_lobby  # noqa: F401, E402
 from tests.stack import CeleryWorker, Infra, ServiceProcess, start_infra
 
 _PRIVATE_BASETEMP: Path | None = None

@@ -1,6 +1,7 @@
 """Fixtures and helpers for lobby tests: real lobby processes, HTTP sessions, real Socket.IO clients.
 
-Import the fixtures you use into a test module (``from tests.lobby_fixtures import lobby``).
+``lobby`` and ``second_lobby`` are shared by every module of a test process (``tests/conftest.py``
+imports them); import the helpers and the function fixtures you use into a test module.
 """
 
 from __future__ import annotations

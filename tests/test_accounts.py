@@ -8,7 +8,7 @@ import psycopg
 import pytest
 import requests
 
-from tests.lobby_fixtures import SESSION_COOKIE, WartesaalClient, guest, lobby  # noqa: F401
+from tests.lobby_fixtures import SESSION_COOKIE, WartesaalClient, guest
 
 
 def unique_name(prefix: str = "Spieler") -> str:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from shared import db
-from tests.stack import Infra, ServiceProcess
-from tests.test_browser_wartesaal import CHROMIUM_ARGS, SCREENSHOT_DIR_ENV, WEB_DIST
+from tests.browser_fixtures import SCREENSHOT_DIR_ENV, launch_chromium
+from tests.stack import Infra
 
 pytestmark = pytest.mark.browser
 
@@ -26,28 +25,11 @@ JADE_FRAME = "rgb(92, 199, 154)"  # themes.ts: HEXAGON_FRAMES.jade.frame #5cc79a
 
 
 @pytest.fixture(scope="module")
-def services(infra: Infra, log_dir: Path) -> Iterator[ServiceProcess]:
-    lobby = ServiceProcess("services.lobby", infra, "LOBBY_PORT", log_dir, PRESENCE_TTL_SECONDS="2")
-    game = ServiceProcess("services.game", infra, "GAME_PORT", log_dir, PUBLIC_URL=lobby.url)
-    lobby._env["GAME_URL"] = game.url
-    game.start()
-    lobby.start()
-    yield lobby
-    lobby.stop()
-    game.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not WEB_DIST.is_file():
-        pytest.fail("web/dist is missing: build the client first (cd web && npm ci && npm run build)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path="/usr/bin/chromium",
-                                      args=[*CHROMIUM_ARGS, "--autoplay-policy=no-user-gesture-required"])
-        yield chromium
-        chromium.close()
+def browser(playwright_driver):  # noqa: ANN001, ANN201
+    """A Chromium of its own: the music starts without a click only where autoplay is allowed."""
+    chromium = launch_chromium(playwright_driver, "--autoplay-policy=no-user-gesture-required")
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture
@@ -79,7 +61,7 @@ def focus_board_by_tab(page) -> str:  # noqa: ANN001
 
 
 def test_game_page_look_music_and_keyboard_play(browser, services, infra: Infra, shots: Path) -> None:  # noqa: ANN001
-    lobby = services
+    lobby, _ = services
     context = browser.new_context()
     context.set_default_timeout(UI_TIMEOUT_MS)
     page = context.new_page()

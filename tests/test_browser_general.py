@@ -9,7 +9,7 @@ import random
 from services.game.replay import replay
 from shared import game_store
 from shared.games import get_game
-from tests.test_browser_table import browser, guest_page, pool, services, shots  # noqa: F401  (fixtures)
+from tests.test_browser_table import guest_page, pool, shots  # noqa: F401  (fixtures)
 from tests.test_tables_support import load, stored_when
 
 pytestmark = __import__("pytest").mark.browser

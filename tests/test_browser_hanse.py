@@ -25,7 +25,7 @@ import pytest
 from shared import accounts, game_store
 from shared.games import get_game
 from tests.stack import ServiceProcess
-from tests.test_browser_table import browser, guest_page, pool, services, shots  # noqa: F401  (fixtures)
+from tests.test_browser_table import guest_page, pool, shots  # noqa: F401  (fixtures)
 from tests.test_tables_support import TableClient
 
 pytestmark = pytest.mark.browser

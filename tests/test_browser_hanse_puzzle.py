@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from services.lobby import hanse_puzzles
-from tests.lobby_fixtures import lobby  # noqa: F401  (fixture)
 from tests.stack import ServiceProcess
 from tests.test_browser_hanse import tap_move
-from tests.test_browser_table import browser, guest_page, shots  # noqa: F401  (fixtures)
+from tests.test_browser_table import guest_page, shots  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 

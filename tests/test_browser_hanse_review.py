@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser_table import browser, guest_page, pool, services  # noqa: F401  (fixtures)
+from tests.test_browser_table import guest_page, pool  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 

@@ -16,9 +16,10 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from shared import db, game_store
-from tests.lobby_fixtures import SESSION_COOKIE, guest, lobby  # noqa: F401
+from tests.browser_fixtures import SCREENSHOT_DIR_ENV
+from tests.lobby_fixtures import SESSION_COOKIE, guest
 from tests.stack import Infra
-from tests.test_browser_wartesaal import SCREENSHOT_DIR_ENV, browser, enter_as_guest  # noqa: F401
+from tests.test_browser_wartesaal import enter_as_guest
 
 pytestmark = pytest.mark.browser
 

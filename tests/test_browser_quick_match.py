@@ -13,8 +13,7 @@ import redis
 from shared import accounts, game_store
 from shared.presence import ELO_CACHE
 from tests.stack import Infra
-from tests.test_browser_table import guest_page, pool, services, shots  # noqa: F401
-from tests.test_browser_wartesaal import browser  # noqa: F401
+from tests.test_browser_table import guest_page, pool, shots  # noqa: F401
 
 pytestmark = pytest.mark.browser
 

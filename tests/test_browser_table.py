@@ -16,8 +16,8 @@ import pytest
 
 from shared import db, game_store
 from shared.games import get_game
-from tests.stack import Infra, ServiceProcess
-from tests.test_browser_wartesaal import CHROMIUM_ARGS, SCREENSHOT_DIR_ENV, WEB_DIST
+from tests.browser_fixtures import SCREENSHOT_DIR_ENV
+from tests.stack import Infra
 
 pytestmark = pytest.mark.browser
 
@@ -25,36 +25,10 @@ UI_TIMEOUT_MS = 15_000
 
 
 @pytest.fixture(scope="module")
-def services(infra: Infra, log_dir: Path) -> Iterator[tuple[ServiceProcess, ServiceProcess]]:
-    """A lobby and a game service that know each other's address (ticket URL, CORS origin)."""
-    lobby = ServiceProcess("services.lobby", infra, "LOBBY_PORT", log_dir, PRESENCE_TTL_SECONDS="2")
-    game = ServiceProcess("services.game", infra, "GAME_PORT", log_dir, PUBLIC_URL=lobby.url)
-    # The lobby's port is only known once its process object exists; the ticket names the game service.
-    lobby._env["GAME_URL"] = game.url
-    game.start()
-    lobby.start()
-    yield lobby, game
-    lobby.stop()
-    game.stop()
-
-
-@pytest.fixture(scope="module")
 def pool(infra: Infra) -> Iterator:
     pool = db.make_pool(infra.database_url, max_size=2)
     yield pool
     pool.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not WEB_DIST.is_file():
-        pytest.fail("web/dist is missing: build the client first (cd web && npm ci && npm run build)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import requests
 
 from shared import auth_token
-from tests.lobby_fixtures import guest, lobby  # noqa: F401
+from tests.lobby_fixtures import guest
 from tests.stack import TEST_SECRET, ServiceProcess
 
 

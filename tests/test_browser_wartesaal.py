@@ -7,29 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.lobby_fixtures import lobby  # noqa: F401
+from tests.browser_fixtures import SCREENSHOT_DIR_ENV
 
 pytestmark = pytest.mark.browser
-
-WEB_DIST = Path(__file__).resolve().parent.parent / "web" / "dist" / "index.html"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-# Where the screenshots go (look at them after a UI change); a temp dir unless set.
-SCREENSHOT_DIR_ENV = "SCREENSHOT_DIR"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not WEB_DIST.is_file():
-        pytest.fail("web/dist is missing: build the client first (cd web && npm ci && npm run build)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def enter_as_guest(browser, url: str, **context_args):  # noqa: ANN001, ANN201

@@ -16,8 +16,7 @@ import time
 import pytest
 import requests
 
-from tests.lobby_fixtures import lobby  # noqa: F401
-from tests.test_browser_wartesaal import browser, enter_as_guest  # noqa: F401  (fixture)
+from tests.test_browser_wartesaal import enter_as_guest
 
 pytestmark = pytest.mark.browser
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from shared import db, game_store
-from tests.lobby_fixtures import lobby  # noqa: F401
+from tests.browser_fixtures import SCREENSHOT_DIR_ENV
 from tests.stack import Infra
-from tests.test_browser_wartesaal import SCREENSHOT_DIR_ENV, browser, enter_as_guest  # noqa: F401
+from tests.test_browser_wartesaal import enter_as_guest
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ import requests
 
 from shared import accounts, challenge, db, game_store, ledger
 from shared.schemas import validate_server_event
-from tests.lobby_fixtures import WartesaalClient, guest, lobby, redis_client, second_lobby  # noqa: F401
+from tests.lobby_fixtures import WartesaalClient, guest, redis_client  # noqa: F401
 from tests.stack import Infra
 
 

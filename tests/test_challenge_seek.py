@@ -16,7 +16,7 @@ import pytest
 from shared import challenge, db, game_store
 from shared.challenge import ChallengeRefusal, Party
 from shared.schemas import validate_server_event
-from tests.lobby_fixtures import WartesaalClient, guest, lobby, redis_client  # noqa: F401
+from tests.lobby_fixtures import WartesaalClient, guest, redis_client  # noqa: F401
 from tests.stack import Infra
 
 ANNA, BERT = Party(1, "anna"), Party(2, "bert")

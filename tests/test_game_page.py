@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from shared import db
-from tests.lobby_fixtures import guest, lobby  # noqa: F401  (session fixture)
+from tests.lobby_fixtures import guest
 from tests.stack import Infra, ServiceProcess
 
 

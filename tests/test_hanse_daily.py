@@ -13,7 +13,7 @@ import requests
 from services.lobby import daily_market
 from shared import accounts, db, game_store
 from shared.games import get_game
-from tests.lobby_fixtures import guest, lobby  # noqa: F401  (fixture)
+from tests.lobby_fixtures import guest
 from tests.stack import TEST_SECRET as SECRET
 from tests.stack import Infra, ServiceProcess
 

@@ -15,7 +15,7 @@ from shared.games import get_game
 from tests.stack import TEST_SECRET as SECRET
 from tests.stack import ServiceProcess
 from tests.test_browser_hanse import play_through_ui
-from tests.test_browser_table import browser, guest_page, services, shots  # noqa: F401  (fixtures)
+from tests.test_browser_table import guest_page, shots  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import pytest
 from services.ai_worker.hanse_puzzles import stark_values
 from services.lobby import hanse_puzzles
 from shared.games import get_game
-from tests.lobby_fixtures import guest, lobby  # noqa: F401  (fixture)
+from tests.lobby_fixtures import guest
 from tests.stack import ServiceProcess
 
 HANSE = get_game("hanse")

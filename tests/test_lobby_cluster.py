@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.lobby_fixtures import WartesaalClient, guest, lobby, names, second_lobby, start_lobby  # noqa: F401
+from tests.lobby_fixtures import WartesaalClient, guest, names
 
 
 def test_clients_on_two_processes_see_each_other_join_and_chat(lobby, second_lobby):  # noqa: F811

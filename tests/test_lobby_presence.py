@@ -8,10 +8,8 @@ from shared import presence
 from tests.lobby_fixtures import (  # noqa: F401
     WartesaalClient,
     guest,
-    lobby,
     names,
     redis_client,
-    second_lobby,
     start_lobby,
 )
 

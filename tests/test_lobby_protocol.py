@@ -7,7 +7,6 @@ from pathlib import Path
 import requests
 
 from shared.schemas import render_typescript
-from tests.lobby_fixtures import lobby  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ import psycopg
 import pytest
 
 from shared.schemas import validate_server_event
-from tests.lobby_fixtures import WartesaalClient, guest, lobby  # noqa: F401
+from tests.lobby_fixtures import WartesaalClient, guest
 
 
 def chat_count(infra) -> int:  # noqa: ANN001

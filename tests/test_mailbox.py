@@ -12,7 +12,7 @@ import requests
 from shared import db, game_store, ledger
 from shared.games import get_game
 from shared.schemas import validate_record, validate_server_event
-from tests.lobby_fixtures import WartesaalClient, guest, lobby  # noqa: F401
+from tests.lobby_fixtures import WartesaalClient, guest
 from tests.stack import Infra
 
 

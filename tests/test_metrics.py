@@ -22,7 +22,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from shared import db, scrape_metrics
-from tests.lobby_fixtures import WartesaalClient, guest, lobby  # noqa: F401  (fixture)
+from tests.lobby_fixtures import WartesaalClient, guest
 from tests.stack import Infra, ServiceProcess
 from tests.test_tables_support import TableClient, legal_texts, load, my_turn, new_game, players
 

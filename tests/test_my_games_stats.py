@@ -14,7 +14,7 @@ from psycopg.types.json import Jsonb
 from services.lobby import player_statistics as stats
 from shared import db
 from shared.schemas import validate_record
-from tests.lobby_fixtures import WartesaalClient, guest, lobby  # noqa: F401
+from tests.lobby_fixtures import WartesaalClient, guest
 from tests.stack import Infra
 
 T0 = dt.datetime(2026, 10, 1, 12, tzinfo=dt.UTC)

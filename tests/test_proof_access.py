@@ -27,7 +27,7 @@ import requests
 import socketio
 
 from shared import auth_token, db
-from tests.lobby_fixtures import SESSION_COOKIE, WartesaalClient, guest, lobby  # noqa: F401  (fixture)
+from tests.lobby_fixtures import SESSION_COOKIE, WartesaalClient, guest
 from tests.stack import Infra, ServiceProcess, SocketProbe
 from tests.test_tables_local import new_local
 from tests.test_tables_support import GAME_PATH, SECRET, TableClient, legal_texts, load, new_game, players, token

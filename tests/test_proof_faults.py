@@ -37,6 +37,8 @@ from services.embedded import start_redis
 from tests.stack import CeleryWorker
 from tests.test_proof_load import proof_stack  # noqa: F401  (the shared system)
 
+pytestmark = pytest.mark.serial  # restarts Redis and services under load and times the recovery: the machine to itself
+
 CONFIRM_S = 6.0  # after this a player asks for the table again (a join), as after a reconnect
 GIVE_UP_S = 90.0  # a move not confirmed by then is a failure
 

@@ -24,7 +24,7 @@ from services.lobby.quick_match import (
 from shared import db, game_store, presence
 from shared.presence import ELO_CACHE
 from shared.schemas import ProtocolError
-from tests.lobby_fixtures import WartesaalClient, guest, lobby, redis_client, second_lobby  # noqa: F401
+from tests.lobby_fixtures import WartesaalClient, guest, redis_client  # noqa: F401
 from tests.stack import Infra
 
 # A wave waits WAVE_SECONDS; on the loaded machine allow a lot more.

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from shared import db, ledger
-from tests.lobby_fixtures import WartesaalClient, guest, lobby  # noqa: F401
+from tests.lobby_fixtures import WartesaalClient, guest
 from tests.stack import Infra, ServiceProcess
 from tests.test_tables_support import TableClient, legal_texts, my_turn
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from shared import accounts, game_store
-from tests.test_browser_table import browser, guest_page, pool, services  # noqa: F401 (fixtures)
+from tests.test_browser_table import guest_page, pool  # noqa: F401 (fixtures)
 from tests.test_tables_support import load, stored_when
 
 pytestmark = pytest.mark.browser

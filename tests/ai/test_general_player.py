@@ -70,6 +70,7 @@ def test_setup_is_a_computer_setup_then_fertig() -> None:
     assert len(names) > 3 and mirrored == {True, False}
 
 
+@pytest.mark.serial  # measures its own deadline: a busy machine's scheduler would judge it
 @pytest.mark.parametrize("strength", STRENGTHS)
 def test_legal_and_in_time_from_random_positions(strength: str) -> None:
     rng = random.Random(5)
@@ -91,6 +92,7 @@ def test_stark_reports_its_search() -> None:
     assert stats["samples"] == 3 and stats["depth"] == 2 and stats["nodes"] > 3 * len(fast.fast_moves(state))
 
 
+@pytest.mark.serial  # measures its own deadline: a busy machine's scheduler would judge it
 def test_deadline_already_passed_gives_a_legal_move_at_once() -> None:
     rng = random.Random(1)
     for state in _random_positions(5, seed=3):

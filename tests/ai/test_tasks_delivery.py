@@ -101,6 +101,7 @@ def finished_hexagon_games(infra) -> list[int]:  # noqa: ANN001
         return [insert_finished(conn, "hexagon", {}, 21, moves, seats, final) for _ in range(12)]
 
 
+@pytest.mark.serial  # asserts how late computer moves arrive
 def test_a_flood_of_reviews_does_not_delay_moves(infra, log_dir: Path, driver: MatchDriver, interactive_worker,
                                                  celery_sender_app, finished_hexagon_games: list[int]) -> None:  # noqa: ANN001
     from services.ai_worker.review import send_unsent
