@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,23 @@ from services.embedded import EmbeddedRedis, free_port, start_postgres, start_re
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_SECRET = "test-secret"  # SECRET_KEY of every service the test stack starts
+
+
+def wait_until(condition: Callable[[], object], timeout: float, message: str | Callable[[], str],
+               interval: float = 0.05) -> object:
+    """The first truthy value of ``condition()``, polled every ``interval`` s for up to ``timeout`` s.
+
+    The wait for an event a test cannot be told of directly (a row, a log line, a process
+    gone); on time-out an AssertionError with ``message`` (or what ``message()`` returns)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            what = message if isinstance(message, str) else message()
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
 
 
 @dataclass

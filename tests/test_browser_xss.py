@@ -69,7 +69,9 @@ def test_xss_payloads_in_chat_arrive_as_literal_text(browser, lobby):  # noqa: F
             shown = bert.get_by_test_id("message").filter(has_text=PAYLOADS[i])
             shown.last.wait_for()
             assert text in shown.last.inner_text()
-        time.sleep(0.5)  # an onerror/onload would have fired by now
+        # A duration: an onerror/onload would have fired by now; a handler that never ran leaves
+        # no event to wait for (the element checks below prove none was created).
+        time.sleep(0.5)
         for page in (anna, bert):
             assert page.get_by_test_id("messages").locator(FORBIDDEN).count() == 0
             assert page.evaluate("window.__xss === undefined && parent.__xss === undefined")

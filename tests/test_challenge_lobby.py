@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -15,7 +14,7 @@ import requests
 from shared import accounts, challenge, db, game_store, ledger
 from shared.schemas import validate_server_event
 from tests.lobby_fixtures import WartesaalClient, guest, redis_client  # noqa: F401
-from tests.stack import Infra
+from tests.stack import Infra, wait_until
 
 
 @pytest.fixture
@@ -147,8 +146,9 @@ def test_a_stake_above_a_balance_is_refused_with_a_clear_message_and_nothing_cha
         pair.anna.emit("challenge:propose", {"challenge_id": ch["id"], "settings": {**ch["settings"], "stake": 50}})
         proposed = update(pair.bert, ch["id"], version=2)
         pair.bert.emit("challenge:accept", {"challenge_id": ch["id"], "version": proposed["version"]})
+        # The refusal is the accept handler's last word: it raised before anything changed, and
+        # whatever it had emitted before (a challenge:started) would have reached Bert's socket first.
         error(pair.bert, "challenge_stake_too_high")
-        time.sleep(0.3)
         assert not pair.bert.received("challenge:started") and games_of(pool, ch["id"]) == []
         assert ledger.balance(pool, pair.b) == 30 and ledger.balance(pool, pair.a) == ledger.START_BALANCE
         assert update(pair.anna, ch["id"], version=2)["status"] == "open"
@@ -175,7 +175,10 @@ def test_two_lobby_processes_accepting_at_once_start_one_game(lobby, second_lobb
         for t in threads:
             t.join()
         game_id = pair.anna.wait_for("challenge:started")["game_id"]
-        time.sleep(1.0)
+        # The losing accept has had its chance once its tab is refused: the challenge was no longer
+        # open for it (agreed or started), and the refusal is that handler's last word.
+        wait_until(lambda: any(e["code"] == "challenge_closed" for c in (pair.bert, bert_again)
+                               for e in c.received("error")), 10, "the second accept to be refused")
         assert games_of(pool, ch["id"]) == [game_id]
         assert len(pair.anna.received("challenge:started")) == 1
         assert ledger.balance(pool, pair.b) == ledger.START_BALANCE - 10

@@ -10,9 +10,10 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import socketio
 
-from tests.stack import ROOT, free_port
+from tests.stack import ROOT, free_port, wait_until
 
 # A Socket.IO server as the services run one: patched first, served by gevent_start.serve.
 SERVER = """
@@ -35,6 +36,20 @@ gevent_start.serve(app, "127.0.0.1", int(sys.argv[1]))
 """
 
 
+def _accepts(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def _open_connections(pid: int, port: int) -> list:
+    """The server's TCP connections on ``port`` other than its listener."""
+    return [c for c in psutil.Process(pid).net_connections("tcp")
+            if c.laddr.port == port and c.status != psutil.CONN_LISTEN]
+
+
 def test_websocket_sessions_that_end_leave_no_error_in_the_log(tmp_path: Path) -> None:
     script = tmp_path / "server.py"
     script.write_text(SERVER)
@@ -48,7 +63,8 @@ def test_websocket_sessions_that_end_leave_no_error_in_the_log(tmp_path: Path) -
         while "listening" not in log.read_text():
             assert server.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.05)
-        time.sleep(0.3)  # the listener binds just after the line
+        # The listener binds just after the line: wait until it accepts a connection.
+        wait_until(lambda: _accepts(port), 20, lambda: "the listener\n" + log.read_text())
         # A client that leaves sends "41", engine.io's "1" and a close frame; the server
         # closes on the first, and pywsgi used to read the rest as a request (3 in 10 here).
         for _ in range(20):
@@ -65,7 +81,10 @@ def test_websocket_sessions_that_end_leave_no_error_in_the_log(tmp_path: Path) -
                     assert chunk, answer
                     answer += chunk
                 assert answer.startswith(b"HTTP/1.1 200")
-        time.sleep(0.5)  # the closing frames have arrived and been read (or not)
+        # The closing frames have been read (or not) once the server has closed every connection:
+        # pywsgi logs a frame misread as a request before it closes that connection.
+        wait_until(lambda: not _open_connections(server.pid, port), 20,
+                   lambda: "the server to close its connections\n" + log.read_text())
     finally:
         server.terminate()
         server.wait(10)

@@ -111,7 +111,10 @@ def test_chat_is_rate_limited_per_user_across_tabs(lobby):  # noqa: F811
         }
         tab_b.emit("chat:send", {"text": "auch zu viel"})
         assert next_error(tab_b, 0)["code"] == "chat_rate_limited"
-        time.sleep(0.5)
+        # A chat:message of either refused send would have been queued to tab_a before its refusal;
+        # an answer to tab_a sent after both refusals therefore arrives after any such message.
+        tab_a.emit("chat:send", {})
+        assert next_error(tab_a, 1)["code"] == "missing_field"
         assert not [p for p in tab_a.received("chat:message") if p["message"]["text"] in ("eine zu viel", "auch zu viel")]
     finally:
         tab_a.close()

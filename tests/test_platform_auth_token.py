@@ -37,6 +37,6 @@ def test_forged_tampered_and_foreign_tokens_are_rejected() -> None:
 
 def test_an_expired_token_is_rejected() -> None:
     token = auth_token.issue(1, "anna", "s3cret")
-    time.sleep(1.1)
+    time.sleep(1.1)  # the scenario: time passes (itsdangerous stamps whole seconds, so max_age=0 needs a tick)
     assert auth_token.verify(token, "s3cret", max_age=0) is None
     assert auth_token.verify(token, "s3cret", max_age=60) is not None

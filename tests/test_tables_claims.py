@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -181,7 +180,6 @@ def test_no_claim_while_the_opponent_is_at_the_table(game_service: ServiceProces
         ca.close()
         gone = cb.event("table:presence", lambda d: d["user_id"] == a.id)
         assert gone["present"] is False and gone["away_ms"] == 0
-        time.sleep(0.2)
         cb.emit("table:claim", {"game_id": game_id, "action": "win"})
         assert cb.error()["code"] in ("opponent_here", "opponent_not_gone_long")
         cb.emit("table:claim", {"game_id": game_id, "action": "forfeit"})

@@ -45,7 +45,7 @@ def test_the_game_goes_on_after_the_service_is_killed(infra: Infra, log_dir: Pat
         killed = time.monotonic()
         for c in clients:
             c.close()
-        time.sleep(2)
+        time.sleep(2)  # the scenario: the service stays away, long past the clock check's 500 ms slack
         second = ServiceProcess("services.game", infra, "GAME_PORT", log_dir).start()
         clients = [TableClient(second.url, x).connect() for x in (a, b)]
         states = [c.join(game_id) for c in clients]
@@ -121,6 +121,8 @@ def test_two_processes_serve_one_table_without_races(infra: Infra, log_dir: Path
         a1.join(flagged)
         b2.join(flagged)
         assert b2.state(flagged, lambda s: s["status"] == "finished", timeout=15)["result"]["reason"] == "zeit"
+        # A duration: the other process's flag rounds (every 0.2 s, new games every 1 s) must have had
+        # their chance to flag it again, and a round that finds nothing leaves no trace to wait for.
         time.sleep(1.0)
         with pool.connection() as conn:
             events = conn.execute("SELECT count(*) AS n FROM outbox WHERE type = 'game_finished'"

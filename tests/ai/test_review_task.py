@@ -19,7 +19,7 @@ from services.ai_worker.players import PLAYERS
 from services.ai_worker.review_task import classify, replay_points
 from shared.games import get_game
 from tests.ai.game_rows import insert_finished, play_out
-from tests.stack import CeleryWorker, Infra
+from tests.stack import CeleryWorker, Infra, wait_until
 
 HEXAGON = PLAYERS["hexagon"]
 # The planted blunder gives up at least this many cells more than the red threshold.
@@ -81,10 +81,14 @@ def socketio_events(client: redis.Redis, room: str) -> tuple[redis.client.PubSub
     return pubsub, []
 
 
-def drain_emits(pubsub: redis.client.PubSub, room: str, into: list, quiet: float = 0.5) -> list:
-    """Collect (event, data) emitted to ``room`` until nothing came for ``quiet`` seconds."""
+def drain_emits(pubsub: redis.client.PubSub, room: str, into: list, quiet: float = 0.5,
+                until: str | None = None, timeout: float = 30) -> list:
+    """Collect (event, data) emitted to ``room`` until ``until`` was emitted (if given) and then
+    nothing came for ``quiet`` seconds."""
     last = time.monotonic()
-    while time.monotonic() - last < quiet:
+    give_up = last + timeout
+    while time.monotonic() - last < quiet or (until is not None and until not in (event for event, _ in into)):
+        assert time.monotonic() < give_up, f"no {until!r} emitted to {room} within {timeout} s: {into[-5:]}"
         message = pubsub.get_message(timeout=0.05)
         if message is None:
             continue
@@ -134,15 +138,17 @@ def test_review_classes_a_planted_best_move_green_and_a_blunder_red(infra: Infra
     total, done, status = db.execute("SELECT moves_total, moves_done, status FROM reviews WHERE id = %s",
                                      (review_id,)).fetchone()
     assert (total, done, status) == (len(rows), len(rows), "done")
-    time.sleep(0.3)
-    events = drain_emits(pubsub, f"review:{review_id}", seen)
+    # review_done is emitted just after 'done' commits: wait for it, then for nothing more to come.
+    events = drain_emits(pubsub, f"review:{review_id}", seen, until="review_done")
     progress = [data for event, data in events if event == "review_progress"]
     assert [p["done"] for p in progress] == list(range(1, len(rows) + 1))
     assert events[-1] == ("review_done", {"review_id": review_id, "status": "done"})
     pubsub.close()
     # A second delivery of a finished review does nothing.
-    celery_sender_app.send_task("ai.review_game", args=[review_id])
-    time.sleep(1.0)
+    again = celery_sender_app.send_task("ai.review_game", args=[review_id])
+    # It has had its chance once the worker logged the task as finished.
+    wait_until(lambda: f"Task ai.review_game[{again.id}] succeeded" in batch_worker.log_path.read_text(), 30,
+               lambda: "the second delivery to run\n" + batch_worker.log_path.read_text()[-3000:])
     assert db.execute("SELECT attempts FROM reviews WHERE id = %s", (review_id,)).fetchone()[0] == 1
 
 

@@ -5,12 +5,14 @@ Real PostgreSQL, Redis and prefork Celery workers (``tests/stack.py``).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import time
 from pathlib import Path
 
+import psutil
 import psycopg
 import pytest
 
@@ -19,11 +21,17 @@ from shared.ai_protocol import DELIVERY_MARGIN, AnswerInbox, MoveAnswer, new_req
 from shared.games import get_game
 from tests.ai.game_rows import insert_finished, play_out, random_chooser
 from tests.ai.remote_match import MatchDriver, MatchResult
-from tests.stack import TEST_SECRET, CeleryWorker, SocketProbe
+from tests.stack import TEST_SECRET, CeleryWorker, SocketProbe, wait_until
 
 
 def _legal(game_name: str, state, seat: int) -> set[str]:  # noqa: ANN001
     return {m.text for m in get_game(game_name).legal_moves(state, seat)}
+
+
+def _answered(driver: MatchDriver, request_id: str) -> bool:
+    """Whether the worker's answer to ``request_id`` is on the answer stream (among the newest entries)."""
+    return any(json.loads(fields["answer"])["request_id"] == request_id
+               for _id, fields in driver.redis.xrevrange(driver.inbox.stream, count=200))
 
 
 def test_an_answer_for_a_table_that_moved_on_is_dropped(driver: MatchDriver, interactive_worker) -> None:  # noqa: ANN001
@@ -35,7 +43,7 @@ def test_an_answer_for_a_table_that_moved_on_is_dropped(driver: MatchDriver, int
     # The human took over / a takeback: the table moves on before the answer is read.
     state = game.apply(state, next(iter(_legal("hexagon", state, 0))), 0)
     table_ply["t-stale"] = 1
-    time.sleep(0.5)  # the answer for ply 0 is on the stream by now
+    wait_until(lambda: _answered(driver, old.request_id), 10, "the answer for ply 0 on the stream")
 
     def is_current(answer: MoveAnswer) -> bool:
         return table_ply.get(answer.table_id) == answer.ply
@@ -60,7 +68,7 @@ def test_a_failed_apply_stays_pending_and_is_claimed_again(driver: MatchDriver, 
     state = game.new_game(game.default_options(), 6)
     request = new_request("move", "hexagon", "t-retry", 0, 0, game.view(state, 0), "leicht", 0.1)
     driver.requester.request(request)
-    time.sleep(0.5)
+    wait_until(lambda: _answered(driver, request.request_id), 10, "the answer on the stream")
 
     def broken_apply(answer: MoveAnswer) -> None:
         raise RuntimeError("database down")
@@ -68,7 +76,10 @@ def test_a_failed_apply_stays_pending_and_is_claimed_again(driver: MatchDriver, 
     first = driver.inbox.poll(lambda a: a.table_id == "t-retry", broken_apply, block_ms=500)
     assert [a.request_id for a in first.failed] == [request.request_id]
     other = AnswerInbox(driver.redis, driver.inbox.group, "second-process", claim_idle_ms=100)
-    time.sleep(0.2)
+    # Claimable once the failed entry has been idle longer than the other process's claim_idle_ms.
+    wait_until(lambda: (pending := driver.redis.xpending_range(driver.inbox.stream, driver.inbox.group, "-", "+", 10))
+               and all(p["time_since_delivered"] > other.claim_idle_ms for p in pending),
+               5, "the failed entry to be idle for 100 ms")
     applied: list[MoveAnswer] = []
     second = other.claim_abandoned(lambda a: a.table_id == "t-retry", applied.append)
     assert [a.request_id for a in second.applied] == [request.request_id] == [a.request_id for a in applied]
@@ -166,7 +177,10 @@ def test_a_worker_killed_while_searching_still_gives_the_player_a_move(
         request = new_request("move", "bullet", f"t-kill-{what}", 0, 0, game.view(state, 0), "stark", budget)
         driver.requester.request(request)
         victim = _receiver(workers, request.request_id)
-        time.sleep(0.3)  # searching now
+        # Searching now: the child that took the task is spending CPU on it.
+        child = psutil.Process(victim.process.pid).children()[0]
+        began = sum(child.cpu_times()[:2])
+        wait_until(lambda: sum(child.cpu_times()[:2]) >= began + 0.05, 10, "the worker's child to search")
         if what == "whole_worker":
             for child in _children(victim.process.pid):
                 os.kill(child, signal.SIGKILL)
@@ -202,7 +216,9 @@ def test_a_request_nobody_took_before_its_deadline_expires_and_is_sent_again(dri
     state = game.new_game(game.default_options(), 10)
     late = new_request("move", "hexagon", "t-expired", 0, 0, game.view(state, 0), "mittel", -0.5)
     driver.requester.request(late)
-    time.sleep(0.8)
+    # The worker took it from the queue and dropped it as expired: no answer can come for it.
+    wait_until(lambda: f"Discarding revoked task: ai.move[{late.request_id}]" in interactive_worker.log_path.read_text(),
+               10, lambda: "the worker to discard the expired request\n" + interactive_worker.log_path.read_text()[-3000:])
     assert driver.inbox.poll(lambda a: a.table_id == "t-expired", lambda a: None, block_ms=300).applied == []
     result = MatchResult("hexagon", {}, 10, ("mittel", "mittel"))
     answer = driver.wait_answer("t-expired", 0, 0, 0.2, 20.0, result)
