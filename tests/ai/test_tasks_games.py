@@ -32,6 +32,7 @@ def _check(result, budget: float) -> None:  # noqa: ANN001
     assert worst <= DELIVERY_MARGIN, f"an answer came {worst:.3f} s after its deadline (budget {budget})"
 
 
+@pytest.mark.serial  # every answer within DELIVERY_MARGIN of its deadline: timed, so alone
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("strengths", PAIRS, ids=["-".join(p) for p in PAIRS])
 def test_complete_game_through_workers(game: str, strengths: tuple[str, str], driver: MatchDriver,
