@@ -124,3 +124,45 @@ def test_changes_go_out_in_order_and_each_gets_its_own_answers(infra: Infra) -> 
     for i in range(3):
         failed.submit(lambda pipe: pipe.ping(), lambda got, i=i: heard.put((i, got)))
     assert sorted(heard.get(timeout=10) for _ in range(3)) == [(0, None), (1, None), (2, None)]
+
+
+class _SlowToConnect(redis.ConnectionPool):
+    """A pool whose connections take a while to open, as under load: the window in which the
+    listener's PubSub has no connection yet."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.opening = threading.Event()
+
+    def get_connection(self, *args: object, **kwargs: object):  # noqa: ANN201
+        self.opening.set()
+        connection = super().get_connection(*args, **kwargs)
+        time.sleep(0.3)
+        return connection
+
+
+def test_a_table_entered_while_the_listener_connects_is_heard(infra: Infra) -> None:
+    pool = _SlowToConnect.from_url(infra.redis_url)
+    channels, heard = TableChannels("chan-race"), queue.Queue()
+
+    def listen() -> None:
+        pubsub = redis.Redis(connection_pool=pool).pubsub()
+        channels.attach(pubsub)
+        try:
+            for message in pubsub.listen():
+                if message["type"] == "subscribe":
+                    channels.confirmed(message["channel"])
+                elif message["type"] == "message":
+                    heard.put((message["channel"].decode(), message["data"].decode()))
+        except Exception:  # closed at the end of the test
+            return
+
+    threading.Thread(target=listen, daemon=True).start()
+    assert pool.opening.wait(5)
+    channels.entered("game:9")  # a socket sits down while the listener's connection opens
+    sender = redis.Redis.from_url(infra.redis_url)
+    assert dict(sender.pubsub_numsub(channels.channel(9)))[channels.channel(9).encode()] == 1
+    sender.publish(channels.channel(9), "nine")
+    sender.publish("chan-race", "base")
+    assert {heard.get(timeout=5), heard.get(timeout=5)} == {("chan-race:game:9", "nine"), ("chan-race", "base")}
+    pool.disconnect()

@@ -107,25 +107,40 @@ class TableChannels:
     def _subscribe(self, channel: str) -> None:
         confirmed = self._confirmed[channel] = threading.Event()
         pubsub = self._pubsub
-        if pubsub is None:
-            return  # the listener subscribes to every wanted channel when it connects
-        try:
-            pubsub.subscribe(channel)
-        except Exception as exc:
-            log.warning("subscribe failed", extra={"fields": {"channel": channel, "error": repr(exc)}})
-            return
+        if pubsub is not None:
+            try:
+                pubsub.subscribe(channel)
+            except Exception as exc:
+                log.warning("subscribe failed", extra={"fields": {"channel": channel, "error": repr(exc)}})
+                return
+        # Without a PubSub the listener is connecting: it subscribes to every wanted channel
+        # once connected, and its confirmation ends this wait as well.
         if not confirmed.wait(CONFIRM_WAIT_S):
             log.warning("subscription not confirmed in time", extra={"fields": {"channel": channel}})
 
     # ---- the listener ------------------------------------------------------------------
     def attach(self, pubsub: Any) -> None:
-        """The listener connected: subscribe to the base channel and every wanted table."""
-        self._pubsub = pubsub
+        """The listener connects: subscribe to the base channel and every wanted table.
+
+        The sockets' greenlets get the PubSub only once its connection stands.  redis-py opens
+        it at the first command, and a greenlet subscribing while the listener's connection
+        was still being opened opened a second one that nobody reads: every message of that
+        table, and of every table subscribed after it, was lost to this process.
+        """
         channels = self.listened()
         # Only a reconnect may have missed messages; the first connect has nothing to catch up.
         self._awaiting = set(channels) if self._attached_before else set()
         self._attached_before = True
         pubsub.subscribe(*channels)
+        self._pubsub = pubsub
+        # Tables entered or left while the connection was being opened.
+        wanted = self.listened()
+        entered = [c for c in wanted if c not in channels]
+        left = [c for c in channels if c not in wanted]
+        if entered:
+            pubsub.subscribe(*entered)
+        if left:
+            pubsub.unsubscribe(*left)
 
     def detach(self) -> None:
         self._pubsub = None
