@@ -55,6 +55,12 @@ def _claim_port_block() -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
+    import os
+
+    if config.getoption("numprocesses", None) and (os.environ.get("DATABASE_URL") or os.environ.get("REDIS_URL")):
+        # Embedded servers are per test process; given ones would be shared by all of them.
+        raise pytest.UsageError("DATABASE_URL / REDIS_URL name servers that every test process would share: "
+                                "run the suite in one process (TEST_WORKERS=0 make test, or pytest -n 0)")
     _claim_port_block()
     """Give every test session a temporary root of its own.
 
