@@ -170,7 +170,11 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
     def new_local(data: dict[str, Any]) -> None:
         settled = tables.create_local(session_user_id(), data["game"], data["mode"], data["options"], data["strength"],
                                       data["seat"], data["clock"], secrets.randbits(62))
-        sit_down(settled)
+        # In the rooms, then read again, as a join does: the computer's first move was asked for
+        # at the commit, and another process may play it before this one hears the table's channel.
+        for room in publisher.rooms_for(settled, session_user_id()):
+            join_room(room)
+        sit_down(tables.current(settled.row.id))
 
     @table_event("table:leave")
     def leave(data: dict[str, Any]) -> None:
