@@ -1,7 +1,9 @@
-"""Shared fixtures: the real infrastructure, started once per test session."""
+"""Shared fixtures: the real infrastructure, started once per test process (each parallel worker has its own)."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
 import tempfile
 import time
@@ -12,8 +14,8 @@ import pytest
 
 # Shared by every module of a test process: fixtures imported here are set up once per process,
 # while one imported into a test module would be set up again for each module that imports it.
-from tests.browser_fixtures import browser, playwright_driver, services  # noqa: F401, E402
-from tests.lobby_fixtures import lobby, second_lobby  # noqa: F401, E402
+from tests.browser_fixtures import browser, playwright_driver, services  # noqa: F401
+from tests.lobby_fixtures import lobby, second_lobby  # noqa: F401
 from tests.stack import CeleryWorker, Infra, ServiceProcess, start_infra
 
 _PRIVATE_BASETEMP: Path | None = None
@@ -33,9 +35,6 @@ def _claim_port_block() -> None:
     the lock goes with the process, so a killed run frees its block.
     """
     global _PORT_BLOCK_LOCK
-    import fcntl
-    import os
-
     from services.embedded import PORT_BLOCK_ENV
 
     os.environ.pop(PORT_BLOCK_ENV, None)  # a worker's own block, not the one its controller holds
@@ -55,20 +54,18 @@ def _claim_port_block() -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    import os
-
-    if config.getoption("numprocesses", None) and (os.environ.get("DATABASE_URL") or os.environ.get("REDIS_URL")):
-        # Embedded servers are per test process; given ones would be shared by all of them.
-        raise pytest.UsageError("DATABASE_URL / REDIS_URL name servers that every test process would share: "
-                                "run the suite in one process (TEST_WORKERS=0 make test, or pytest -n 0)")
-    _claim_port_block()
-    """Give every test session a temporary root of its own.
+    """Give every test session a temporary root of its own, and every test process its ports.
 
     Several engineers' test runs share this machine and /tmp/pytest-of-<user>; a data
     directory of a running session's embedded PostgreSQL vanished there mid-run.  A
     private root (kept when tests fail, like pytest's default) cannot be touched by
     another session.  An explicit --basetemp still wins.
     """
+    if config.getoption("numprocesses", None) and (os.environ.get("DATABASE_URL") or os.environ.get("REDIS_URL")):
+        # Embedded servers are per test process; given ones would be shared by all of them.
+        raise pytest.UsageError("DATABASE_URL / REDIS_URL name servers that every test process would share: "
+                                "run the suite in one process (TEST_WORKERS=0 make test, or pytest -n 0)")
+    _claim_port_block()
     global _PRIVATE_BASETEMP
     if config.option.basetemp is None and not hasattr(config, "workerinput"):
         _PRIVATE_BASETEMP = Path(tempfile.mkdtemp(prefix=_BASETEMP_PREFIX))
