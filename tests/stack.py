@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,6 +92,18 @@ def start_infra(tmp: Path) -> Infra:
         redis_url = redis.url
     migrate(database_url)
     return Infra(database_url, redis_url, stoppers, redis)
+
+
+def module_infra(tmp_path_factory, name: str) -> Iterator[Infra]:  # noqa: ANN001
+    """The body of a module-scoped ``infra`` fixture that gives one module PostgreSQL and Redis
+    of its own: ``yield from module_infra(tmp_path_factory, "reviews")``.
+
+    For modules that count every task their Celery worker receives: in the shared database a
+    review that another module left unfinished is sent again by any batch worker that starts.
+    """
+    infra = start_infra(tmp_path_factory.mktemp(name))
+    yield infra
+    infra.stop()
 
 
 class ServiceProcess:
