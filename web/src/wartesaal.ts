@@ -33,6 +33,8 @@ export class Wartesaal {
   private readonly connection = el("p", { class: "connection", "data-testid": "connection" });
   private playerList: Player[] = [];
   private playersVersion = -1;
+  // Chat messages that arrived since this socket (re)connected and before its welcome.
+  private early: ChatMessage[] | null = [];
   private noticeTimer = 0;
   private readonly challenges: ChallengeDesk;
   private readonly rankings: Rankings;
@@ -118,7 +120,10 @@ export class Wartesaal {
 
   private listen(): void {
     this.socket.on("connect", () => this.showConnection(null));
-    this.socket.on("disconnect", () => this.showConnection("disconnected"));
+    this.socket.on("disconnect", () => {
+      this.early = [];
+      this.showConnection("disconnected");
+    });
     this.socket.on("connect_error", (error) => {
       // Refused (no valid session any more): back to the entry page.
       if ((error as Error & { data?: { code?: string } }).data?.code === "not_logged_in") {
@@ -129,11 +134,19 @@ export class Wartesaal {
     this.socket.on("welcome", ({ user, history }) => {
       this.user = user;
       this.onUser(user);
+      // A message sent while this socket joined reaches it before the welcome, whose history
+      // was read before that message was stored: shown after the history, not wiped with the list.
+      const last = history.length ? history[history.length - 1].id : 0;
+      const shown = [...history, ...(this.early ?? []).filter((message) => message.id > last)];
+      this.early = null;
       clear(this.messages);
-      if (history.length === 0) this.messages.append(label(el("li", { class: "empty" }), "chatEmpty"));
-      for (const message of history) this.addMessage(message);
+      if (shown.length === 0) this.messages.append(label(el("li", { class: "empty" }), "chatEmpty"));
+      for (const message of shown) this.addMessage(message);
     });
-    this.socket.on("chat:message", ({ message }) => this.addMessage(message));
+    this.socket.on("chat:message", ({ message }) => {
+      if (this.early) this.early.push(message);
+      else this.addMessage(message);
+    });
     // The Postfach badge: fresh at every (re)connect, then pushed on every change.
     this.socket.on("connect", () => void postfachBadge.refresh());
     this.socket.on("postfach:changed", ({ count }) => postfachBadge.set(count));
