@@ -20,22 +20,23 @@ def test_rooms_name_their_table() -> None:
                                       "game:12x")] == [12, 12, 12, None, None, None, None]
 
 
+def _hear(channels: TableChannels, pubsub: redis.client.PubSub, heard: queue.Queue) -> None:
+    """The rest of the queue's listener after it attached: confirmations and messages."""
+    try:
+        for message in pubsub.listen():
+            if message["type"] == "subscribe":
+                channels.confirmed(message["channel"])
+            elif message["type"] == "message":
+                heard.put((message["channel"].decode(), message["data"].decode()))
+    except Exception:  # closed at the end of the test
+        return
+
+
 def _listener(channels: TableChannels, client: redis.Redis, heard: queue.Queue) -> threading.Thread:
     """What the queue's listener does: attach, then confirmations and messages."""
     pubsub = client.pubsub()
     channels.attach(pubsub)
-
-    def listen() -> None:
-        try:
-            for message in pubsub.listen():
-                if message["type"] == "subscribe":
-                    channels.confirmed(message["channel"])
-                elif message["type"] == "message":
-                    heard.put((message["channel"].decode(), message["data"].decode()))
-        except Exception:  # closed at the end of the test
-            return
-
-    thread = threading.Thread(target=listen, daemon=True)
+    thread = threading.Thread(target=_hear, args=(channels, pubsub, heard), daemon=True)
     thread.start()
     return thread
 
@@ -145,17 +146,10 @@ def test_a_table_entered_while_the_listener_connects_is_heard(infra: Infra) -> N
     pool = _SlowToConnect.from_url(infra.redis_url)
     channels, heard = TableChannels("chan-race"), queue.Queue()
 
-    def listen() -> None:
+    def listen() -> None:  # attaching in the listener's own thread, as the queue does
         pubsub = redis.Redis(connection_pool=pool).pubsub()
         channels.attach(pubsub)
-        try:
-            for message in pubsub.listen():
-                if message["type"] == "subscribe":
-                    channels.confirmed(message["channel"])
-                elif message["type"] == "message":
-                    heard.put((message["channel"].decode(), message["data"].decode()))
-        except Exception:  # closed at the end of the test
-            return
+        _hear(channels, pubsub, heard)
 
     threading.Thread(target=listen, daemon=True).start()
     assert pool.opening.wait(5)
