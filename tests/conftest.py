@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from services.embedded import PORT_BLOCK_ENV
+
 # Shared by every module of a test process: fixtures imported here are set up once per process,
 # while one imported into a test module would be set up again for each module that imports it.
 from tests.browser_fixtures import browser, playwright_driver, services  # noqa: F401
@@ -35,8 +37,6 @@ def _claim_port_block() -> None:
     the lock goes with the process, so a killed run frees its block.
     """
     global _PORT_BLOCK_LOCK
-    from services.embedded import PORT_BLOCK_ENV
-
     os.environ.pop(PORT_BLOCK_ENV, None)  # a worker's own block, not the one its controller holds
     for index in range((32_768 - _PORT_BLOCK_FIRST) // _PORT_BLOCK_SIZE):
         lock = open(Path(tempfile.gettempdir()) / f"spielcenter-test-ports-{index}.lock", "w")
@@ -93,10 +93,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 @pytest.fixture(scope="session")
 def infra(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Infra]:
     """Embedded (or env-given) PostgreSQL and Redis with all migrations applied."""
-    tmp = tmp_path_factory.mktemp("infra")
-    infra = start_infra(tmp)
-    yield infra
-    infra.stop()
+    with start_infra(tmp_path_factory.mktemp("infra")) as infra:
+        yield infra
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +68,12 @@ class Infra:
         for stop in reversed(self._stoppers):
             stop()
 
+    def __enter__(self) -> Infra:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def stop_redis(self) -> None:
         """Take Redis away (the outage a health check must notice); only for embedded Redis."""
         if self.redis_server is None:
@@ -94,16 +100,14 @@ def start_infra(tmp: Path) -> Infra:
     return Infra(database_url, redis_url, stoppers, redis)
 
 
-def module_infra(tmp_path_factory, name: str) -> Iterator[Infra]:  # noqa: ANN001
-    """The body of a module-scoped ``infra`` fixture that gives one module PostgreSQL and Redis
-    of its own: ``yield from module_infra(tmp_path_factory, "reviews")``.
+def wait_child_busy(parent_pid: int, timeout: float, cpu_s: float = 0.05) -> None:
+    """Wait until the first child of ``parent_pid`` (a prefork worker's pool child) has spent
+    ``cpu_s`` more seconds of CPU: it is working on the task it took, not waiting for one."""
+    import psutil
 
-    For modules that count every task their Celery worker receives: in the shared database a
-    review that another module left unfinished is sent again by any batch worker that starts.
-    """
-    infra = start_infra(tmp_path_factory.mktemp(name))
-    yield infra
-    infra.stop()
+    child = psutil.Process(parent_pid).children()[0]
+    began = sum(child.cpu_times()[:2])
+    wait_until(lambda: sum(child.cpu_times()[:2]) >= began + cpu_s, timeout, "the worker's child to search")
 
 
 class ServiceProcess:

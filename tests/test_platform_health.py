@@ -15,9 +15,8 @@ from tests.stack import ROOT, ServiceProcess, start_infra
 @pytest.fixture
 def own_infra(tmp_path):  # noqa: ANN001, ANN201
     """PostgreSQL and Redis of this test alone, because the test stops Redis."""
-    infra = start_infra(tmp_path / "infra")
-    yield infra
-    infra.stop()
+    with start_infra(tmp_path / "infra") as infra:
+        yield infra
 
 
 @pytest.mark.parametrize("module,port_env", [("services.game", "GAME_PORT"), ("services.rating", "RATING_PORT")])

@@ -34,7 +34,7 @@ from psycopg.rows import dict_row
 
 from bench.load import GAME_PATH, Bot, Figures, LoadStack, challenge, choose, ledger_check
 from services.embedded import start_redis
-from tests.stack import CeleryWorker, wait_until
+from tests.stack import CeleryWorker, wait_child_busy, wait_until
 from tests.test_proof_load import proof_stack  # noqa: F401  (the shared system)
 
 pytestmark = pytest.mark.serial  # restarts Redis and services under load and times the recovery: the machine to itself
@@ -386,9 +386,7 @@ def test_celery_worker_killed_mid_search(stack: LoadStack) -> None:
         # child is spending CPU on it.
         wait_until(lambda: moves_received() > received, 15,
                    "the worker to receive the computer's move")
-        child = psutil.Process(stack.worker.process.pid).children()[0]
-        began = sum(child.cpu_times()[:2])
-        wait_until(lambda: sum(child.cpu_times()[:2]) >= began + 0.05, 15, "the worker's child to search")
+        wait_child_busy(stack.worker.process.pid, 15)
         victims = [stack.worker.process.pid, *(c.pid for c in psutil.Process(stack.worker.process.pid).children())]
         for pid in victims:
             psutil.Process(pid).kill()

@@ -19,15 +19,17 @@ import pytest
 from services.ai_worker.players import PLAYERS
 from services.ai_worker.review import ensure_reviews, review_seats, send_unsent
 from tests.ai.game_rows import insert_finished, play_out
-from tests.stack import ROOT, CeleryWorker, Infra, module_infra
+from tests.stack import ROOT, CeleryWorker, Infra, start_infra
 
 HEXAGON = PLAYERS["hexagon"]
 
 
 @pytest.fixture(scope="module")
 def infra(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Infra]:
-    """PostgreSQL and Redis of this module alone: it counts every task its worker receives."""
-    yield from module_infra(tmp_path_factory, "review_batch")
+    """PostgreSQL and Redis of this module alone: it counts every task its worker receives, and in the shared
+    database a review another module left unfinished is sent again by any batch worker that starts."""
+    with start_infra(tmp_path_factory.mktemp("review_batch")) as infra:
+        yield infra
 
 
 @pytest.fixture(scope="module")

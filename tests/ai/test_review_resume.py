@@ -26,7 +26,7 @@ import pytest
 from services.ai_worker.review_task import REVIEW_LOCK_SPACE, count_points, part_bounds, replay_points
 from shared.games import get_game
 from tests.ai.game_rows import insert_finished, play_out, random_chooser
-from tests.stack import ROOT, CeleryWorker, Infra, module_infra
+from tests.stack import ROOT, CeleryWorker, Infra, start_infra
 
 DAY = dt.date(2024, 2, 29)  # no other test writes games finished on this day
 STORED = re.compile(r"review (\d+) part (\d+) stored ply (\d+)")
@@ -34,8 +34,10 @@ STORED = re.compile(r"review (\d+) part (\d+) stored ply (\d+)")
 
 @pytest.fixture(scope="module")
 def infra(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Infra]:
-    """PostgreSQL and Redis of this module alone: it waits for its worker to take a review task, any."""
-    yield from module_infra(tmp_path_factory, "review_resume")
+    """PostgreSQL and Redis of this module alone: it waits for its worker to take a review task, any, and in the shared
+    database a review another module left unfinished is sent again by any batch worker that starts."""
+    with start_infra(tmp_path_factory.mktemp("review_resume")) as infra:
+        yield infra
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import subprocess
 import time
 from pathlib import Path
 
-import psutil
 import psycopg
 import pytest
 
@@ -21,7 +20,7 @@ from shared.ai_protocol import DELIVERY_MARGIN, AnswerInbox, MoveAnswer, new_req
 from shared.games import get_game
 from tests.ai.game_rows import insert_finished, play_out, random_chooser
 from tests.ai.remote_match import MatchDriver, MatchResult
-from tests.stack import TEST_SECRET, CeleryWorker, SocketProbe, wait_until
+from tests.stack import TEST_SECRET, CeleryWorker, SocketProbe, wait_child_busy, wait_until
 
 
 def _legal(game_name: str, state, seat: int) -> set[str]:  # noqa: ANN001
@@ -177,10 +176,7 @@ def test_a_worker_killed_while_searching_still_gives_the_player_a_move(
         request = new_request("move", "bullet", f"t-kill-{what}", 0, 0, game.view(state, 0), "stark", budget)
         driver.requester.request(request)
         victim = _receiver(workers, request.request_id)
-        # Searching now: the child that took the task is spending CPU on it.
-        child = psutil.Process(victim.process.pid).children()[0]
-        began = sum(child.cpu_times()[:2])
-        wait_until(lambda: sum(child.cpu_times()[:2]) >= began + 0.05, 10, "the worker's child to search")
+        wait_child_busy(victim.process.pid, 10)  # searching now
         if what == "whole_worker":
             for child in _children(victim.process.pid):
                 os.kill(child, signal.SIGKILL)
