@@ -88,13 +88,25 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
     presence = TablePresence(connections, publisher)
     table_event = table_events(socketio, tables, publisher)
 
-    def sit_down(settled: Settled) -> None:
-        """Put this socket into the table's rooms and send it the table."""
+    def sit_down(settled: Settled) -> Settled:
+        """Put this socket into the table's rooms (a spectator's: then the table marked watched),
+        read the table again and send it, in this order, so that no change falls between: a
+        change published after ``settled`` was read and before this socket was in the rooms (and
+        its process subscribed to the table's channel) would otherwise never reach it
+        (services.game.watchers). At a new computer table that change is the computer's first
+        move, asked for at the commit, which another process may play."""
         sid, uid = request.sid, session_user_id()
         for room in publisher.rooms_for(settled, uid):
             join_room(room)
+        if not settled.row.seats_of(uid):
+            try:
+                publisher.watchers.mark(settled.row.id)
+            except redis.RedisError:
+                log.warning("spectator mark not set", extra={"fields": {"game_id": settled.row.id}})
+        settled = tables.current(settled.row.id)
         publisher.send_to(sid, settled, uid)
         presence.seated(sid, settled, uid)
+        return settled
 
     @socketio.on("connect")
     def connect(auth: object = None) -> None:
@@ -123,19 +135,7 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
     def join(data: dict[str, Any]) -> None:
         settled = tables.current(data["game_id"])
         check_onlooker(settled.row, session_user_id())
-        # In the rooms (for a spectator: then the table marked watched), then the table read
-        # again, in this order, so that no change falls between: a move published after the
-        # first read and before this socket was in the rooms (and its process subscribed to
-        # the table's channel) would otherwise never reach it (services.game.watchers).
-        for room in publisher.rooms_for(settled, session_user_id()):
-            join_room(room)
-        if not settled.row.seats_of(session_user_id()):
-            try:
-                publisher.watchers.mark(settled.row.id)
-            except redis.RedisError:
-                log.warning("spectator mark not set", extra={"fields": {"game_id": settled.row.id}})
-        settled = tables.current(settled.row.id)
-        sit_down(settled)
+        settled = sit_down(settled)
         if settled.row.running and settled.row.mode == "wartesaal" and settled.row.seats_of(session_user_id()):
             status.playing(session_user_id())
 
@@ -168,13 +168,8 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
 
     @table_event("table:new_local")
     def new_local(data: dict[str, Any]) -> None:
-        settled = tables.create_local(session_user_id(), data["game"], data["mode"], data["options"], data["strength"],
-                                      data["seat"], data["clock"], secrets.randbits(62))
-        # In the rooms, then read again, as a join does: the computer's first move was asked for
-        # at the commit, and another process may play it before this one hears the table's channel.
-        for room in publisher.rooms_for(settled, session_user_id()):
-            join_room(room)
-        sit_down(tables.current(settled.row.id))
+        sit_down(tables.create_local(session_user_id(), data["game"], data["mode"], data["options"], data["strength"],
+                                     data["seat"], data["clock"], secrets.randbits(62)))
 
     @table_event("table:leave")
     def leave(data: dict[str, Any]) -> None:
