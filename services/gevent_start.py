@@ -13,6 +13,8 @@ import signal
 from collections.abc import Callable
 
 import gevent
+from gevent.event import Event
+from gevent.pool import Pool
 from gevent.pywsgi import WSGIHandler, WSGIServer
 
 from shared import db
@@ -63,18 +65,35 @@ class ClosingWebSocketHandler(WSGIHandler):
             self.close_connection = True
 
 
-def serve(app: object, host: str, port: int, stopping: Callable[[], None] = lambda: None) -> None:
-    """Serve a WSGI app with gevent until SIGTERM/SIGINT, then close the listener and return.
+def serve(app: object, host: str, port: int, stopping: Callable[[], None] = lambda: None,
+          hand_over: Callable[[], None] = lambda: None, grace_s: float = 5.0) -> None:
+    """Serve a WSGI app with gevent until SIGTERM/SIGINT, then stop in order and return.
 
-    ``stopping`` runs first: open WebSockets keep their greenlets busy through the 5 s
-    grace, and those are then killed wherever they are."""
+    Stopping: ``stopping`` runs first (the process turns unready, services drop what must not
+    be cut short); the listener closes, so a router sends new connections to the other
+    processes; ``hand_over`` sends this process's connections away (the game service's sockets
+    reconnect to their tables' next owner); the requests still running get up to ``grace_s`` s
+    to end, and are killed after that.  Open WebSockets that nobody handed over keep their
+    greenlets busy through the whole grace."""
+    handlers = Pool()  # unbounded: only there so that stopping can wait for the requests in flight
     server = WSGIServer((host, port), app, log=None, error_log=logging.getLogger("wsgi"),
-                        handler_class=ClosingWebSocketHandler)
+                        handler_class=ClosingWebSocketHandler, spawn=handlers)
+    asked, stopped = Event(), Event()
 
     def stop() -> None:
-        stopping()
-        server.stop(5)  # up to 5 s for requests in flight
+        if asked.is_set():  # a second signal while stopping changes nothing
+            return
+        asked.set()
+        try:
+            stopping()
+            server.close()
+            hand_over()
+            handlers.join(timeout=grace_s)
+            handlers.kill(block=True, timeout=1)
+        finally:
+            stopped.set()
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         gevent.signal_handler(signum, stop)
-    server.serve_forever()
+    server.start()
+    stopped.wait()

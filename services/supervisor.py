@@ -5,7 +5,8 @@
 2. ``SECRET_KEY``: from the environment, else generated once into ``.run/secret_key``.
 3. Apply the migrations, start the services (lobby, game, rating, Celery worker on
    both queues), wait until each is healthy and print ``Open <lobby URL>``.
-4. Restart a child that dies, with exponential back-off.
+4. Restart a child that dies, with exponential back-off, and the embedded Redis when it
+   dies (on its port, with its append-only file).
 5. On Ctrl-C (SIGINT) or SIGTERM stop every child (its whole process group, so
    Celery's pool processes too), then Redis and PostgreSQL: nothing is left behind.
 
@@ -49,7 +50,7 @@ log = logging.getLogger("supervisor")
 class ChildSpec:
     name: str
     argv: list[str]
-    health_url: str | None  # HTTP services: ready when /healthz says 200
+    health_url: str | None  # HTTP services: ready when /readyz says 200
     ready_line: str | None = None  # others: ready when their output contains this
     env: dict[str, str] = field(default_factory=dict)
 
@@ -160,7 +161,7 @@ def child_specs(config: settings.Settings, names: list[str]) -> list[ChildSpec]:
     python = sys.executable
 
     def health(port: int) -> str:
-        return f"http://127.0.0.1:{port}/healthz"
+        return f"http://127.0.0.1:{port}/readyz"
 
     specs = {
         "lobby": ChildSpec("lobby", [python, "-m", "services.lobby"], health(config.lobby_port)),
@@ -197,6 +198,7 @@ class Supervisor:
         self.stopping = threading.Event()
         self.cleanups: list[Callable[[], None]] = []
         self.children: list[Child] = []
+        self.redis: embedded.EmbeddedRedis | None = None  # the embedded one, when it runs
 
     def request_stop(self, signum: int, _frame: object) -> None:
         logs.event(log, "stop requested", signal=signal.Signals(signum).name)
@@ -211,11 +213,25 @@ class Supervisor:
             database_url = pg.url
             logs.event(log, "embedded PostgreSQL running", data=str(self.run_dir / "pg"))
         if not redis_url:
-            redis_server = embedded.start_redis(self.run_dir / "redis")
-            self.cleanups.append(redis_server.stop)
-            redis_url = redis_server.url
-            logs.event(log, "embedded Redis running", port=redis_server.port, pid=redis_server.process.pid)
+            self.redis = embedded.start_redis(self.run_dir / "redis")
+            self.cleanups.append(lambda: self.redis.stop() if self.redis is not None else None)
+            redis_url = self.redis.url
+            logs.event(log, "embedded Redis running", port=self.redis.port, pid=self.redis.process.pid)
         return database_url, redis_url
+
+    def restart_redis_if_dead(self) -> None:
+        """The embedded Redis died: start it again on its port with its data (append-only
+        file), as a child is restarted; the services reconnect by themselves."""
+        if self.redis is None or self.redis.process.poll() is None:
+            return
+        log.error("embedded Redis exited; restarting", extra={"fields": {
+            "port": self.redis.port, "code": self.redis.process.returncode}})
+        try:
+            self.redis = embedded.start_redis(self.run_dir / "redis", port=self.redis.port)
+        except RuntimeError:
+            log.exception("embedded Redis did not start; trying again")
+            return
+        logs.event(log, "embedded Redis running", port=self.redis.port, pid=self.redis.process.pid)
 
     def wait_ready(self, child: Child) -> bool:
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -231,6 +247,7 @@ class Supervisor:
     def watch(self) -> None:
         """Until asked to stop: restart children that died, backing off while they keep dying."""
         while not self.stopping.wait(0.5):
+            self.restart_redis_if_dead()
             now = time.monotonic()
             for child in self.children:
                 if child.alive():

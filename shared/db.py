@@ -56,7 +56,7 @@ def migrate(database_url: str) -> list[str]:
 
 
 def check(pool: ConnectionPool) -> bool:
-    """True when a query gets through (for /healthz)."""
+    """True when a query gets through (for /readyz)."""
     try:
         with pool.connection(timeout=2) as conn:
             conn.execute("SELECT 1")

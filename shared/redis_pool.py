@@ -14,11 +14,12 @@ from typing import Any
 
 import redis
 
+from shared import redis_address
+
 CONNECTIONS = 64  # per process; a connection is held for one round trip
 WAIT_S = 10.0  # then the caller fails as it would on a dead Redis
 
 
 def shared_client(url: str, **options: Any) -> redis.Redis:
     """A client whose callers queue for one of ``CONNECTIONS`` connections (up to ``WAIT_S``)."""
-    return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-        url, max_connections=CONNECTIONS, timeout=WAIT_S, **options))
+    return redis_address.blocking_client(url, CONNECTIONS, WAIT_S, **options)

@@ -37,8 +37,13 @@ class Settings:
     event_claim_idle_ms: int  # stream entries pending this long on a dead consumer are taken over
     event_retention_days: float  # processed_events rows kept this long; older events are not applied (event_stream)
     ai_worker_concurrency: int  # prefork children of the Celery worker that `make run` starts
+    ai_worker_metrics_port: int  # a Celery worker's main process serves /metrics here (0: off)
+    metrics_lease_seconds: float  # one replica exports the cluster-wide gauges; its lease outlives a scrape interval
     presence_ttl_seconds: float  # a lobby process silent this long is taken for dead; its users leave the list
     cookie_secure: bool  # send the session cookie only over HTTPS (true behind TLS in production)
+    trusted_proxy_hops: int  # proxies in front of the lobby whose X-Forwarded-For is believed (0: none)
+    guests_per_hour: int  # new guests one address may create per hour
+    registrations_per_hour: int  # registrations one address may make per hour
 
 
 def load() -> Settings:
@@ -64,6 +69,11 @@ def load() -> Settings:
         event_claim_idle_ms=_int("EVENT_CLAIM_IDLE_MS", 60_000),
         event_retention_days=float(os.environ.get("EVENT_RETENTION_DAYS", 30)),
         ai_worker_concurrency=_int("AI_WORKER_CONCURRENCY", max(1, (os.cpu_count() or 1))),
+        ai_worker_metrics_port=_int("AI_WORKER_METRICS_PORT", 8003),
+        metrics_lease_seconds=float(os.environ.get("METRICS_LEASE_SECONDS", 60)),
         presence_ttl_seconds=float(os.environ.get("PRESENCE_TTL_SECONDS", 30)),
         cookie_secure=os.environ.get("COOKIE_SECURE", "false").lower() in ("1", "true", "yes"),
+        trusted_proxy_hops=_int("TRUSTED_PROXY_HOPS", 0),
+        guests_per_hour=_int("GUESTS_PER_HOUR", 20),
+        registrations_per_hour=_int("REGISTRATIONS_PER_HOUR", 10),
     )

@@ -10,14 +10,17 @@ the pytest process).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import requests
 
@@ -44,6 +47,32 @@ def wait_until(condition: Callable[[], object], timeout: float, message: str | C
         time.sleep(interval)
 
 
+
+T = TypeVar("T")
+
+
+def run_async(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """``asyncio.run(make())`` on a thread of its own.
+
+    A browser test's session-wide Playwright keeps an asyncio loop running on the test
+    process's main thread, so ``asyncio.run`` there fails in any later test that the
+    distribution happens to give the same process; a thread has no running loop."""
+    result: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(asyncio.run(make()))
+        except BaseException as exc:  # noqa: BLE001  (re-raised on the caller's thread)
+            failure.append(exc)
+
+    thread = threading.Thread(target=run, name="run_async")
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+    return result[0]
+
 @dataclass
 class Infra:
     database_url: str
@@ -60,6 +89,13 @@ class Infra:
             SECRET_KEY=TEST_SECRET,
             PYTHONUNBUFFERED="1",
             LOG_LEVEL="INFO",
+            # As behind the deploy's nginx: a test names a client's address with X-Forwarded-For.
+            TRUSTED_PROXY_HOPS="1",
+            # Every test of a process signs up from one address; the sign-up limits have tests of their own.
+            GUESTS_PER_HOUR="1000000",
+            REGISTRATIONS_PER_HOUR="1000000",
+            # Lobbies come and go (some killed) on one Redis: the cluster-wide gauges move on quickly.
+            METRICS_LEASE_SECONDS="2",
         )
         env.update({k: str(v) for k, v in extra.items()})
         return env
@@ -136,7 +172,7 @@ class ServiceProcess:
             if self.process is not None and self.process.poll() is not None:
                 raise RuntimeError(f"{self.module} exited with {self.process.returncode}:\n{self.log()}")
             try:
-                if requests.get(self.url + "/healthz", timeout=1).status_code == 200:
+                if requests.get(self.url + "/readyz", timeout=1).status_code == 200:
                     return
             except requests.RequestException:
                 pass
@@ -180,7 +216,9 @@ class CeleryWorker:
             "-Q", queues, "-c", str(concurrency), "--loglevel", "INFO", "--without-gossip", "--without-mingle",
             "-n", f"test-{free_port()}@%h",
         ]
-        self._env = infra.env()
+        self.metrics_port = free_port()
+        self.metrics_url = f"http://127.0.0.1:{self.metrics_port}/metrics"
+        self._env = infra.env(AI_WORKER_METRICS_PORT=str(self.metrics_port))
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 60) -> CeleryWorker:

@@ -4,12 +4,16 @@ What is checked
 ---------------
 1. Every manifest in ``deploy/k8s/`` validates (strict: unknown fields fail) against
    the Kubernetes JSON schemas that the ``kubernetes-validate`` package ships, so this
-   runs offline.  KEDA objects are CRDs without a shipped schema; they are checked
-   structurally (ScaledObject targets an existing worker Deployment whose Celery
-   command consumes the Redis list the trigger watches).
+   runs offline.  KEDA and Prometheus Operator objects are validated against their CRDs'
+   schemas in ``tests/test_deploy_schemas.py`` (with the ``kubectl kustomize`` build and the
+   compose-spec check); here they are checked for what they mean (a ScaledObject targets an
+   existing worker Deployment whose Celery command consumes the queue its triggers watch;
+   ``tests/test_monitoring.py`` checks the PodMonitors, the rules and that every metric they
+   and the KEDA queries name is exported).
 2. Compose and Kubernetes run the same commands, on the ports ``shared/settings.py``
-   defaults to, with probes/healthchecks on /healthz, Services and Ingress/nginx routes
-   (sticky) to the right process, and every variable production must set (rule below).
+   defaults to, with probes on /livez (liveness, start-up) and /readyz
+   (readiness, compose's healthchecks), Services and the nginx routes
+   (tables by their id, the lobby sticky; the in-cluster router like compose's nginx) to the right process, and every variable production must set (rule below).
 3. Each command compose runs really starts with the environment compose gives it.
 
 Rule for environment variables (derived from the code, so it keeps up with new ones)
@@ -51,6 +55,7 @@ import requests
 import yaml
 
 from services.embedded import free_port
+from tests.required_tools import NGINX
 from tests.stack import Infra
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,6 +73,8 @@ CELERY_APP = ROOT / "services" / "ai_worker" / "app.py"
 # Public paths and the service (``services.<name>``) that must answer them.
 PUBLIC_ROUTES = {"/": "lobby", "/socket.io/": "lobby", "/game/socket.io/": "game"}
 KUBERNETES_VERSION = kubernetes_validate.latest_version()
+# Custom resources (KEDA, Prometheus Operator): no schema ships with kubernetes-validate.
+CRD_GROUPS = ("keda.sh/", "monitoring.coreos.com/")
 
 _OUR_COMMAND = re.compile(r"^(python3?\s+-m\s+(services|shared)\.|celery\s+-A\s+services\.)")
 
@@ -233,12 +240,15 @@ def port_defaults() -> dict[str, int]:
     """``{"lobby": 8000, …}`` from the ``<SERVICE>_PORT`` reads with an int default in settings.py."""
     ports = {}
     for read in env_reads_in_source(SETTINGS.read_text(encoding="utf-8"), "settings.py"):
+        name = read.name.removesuffix("_PORT").lower()
         if (
             read.name.endswith("_PORT")
             and isinstance(read.default, ast.Constant)
             and isinstance(read.default.value, int)
+            # An HTTP service (python -m services.<name>), not another port (AI_WORKER_METRICS_PORT).
+            and (ROOT / "services" / name / "__main__.py").exists()
         ):
-            ports[read.name.removesuffix("_PORT").lower()] = read.default.value
+            ports[name] = read.default.value
     return ports
 
 
@@ -416,8 +426,14 @@ def keda_problems(docs: list[dict]) -> list[str]:
             problems.append(f"ScaledObject {name}: no triggers")
         for trigger in triggers:
             meta = trigger.get("metadata") or {}
+            problems += [f"ScaledObject {name}: trigger metadata {k} is not a string (the CRD wants strings)"
+                         for k, v in meta.items() if not isinstance(v, str)]
+            if trigger.get("type") == "prometheus":
+                problems += prometheus_trigger_problems(name, meta, consumed)
+                watched |= set(re.findall(r'queue="(\w+)"', meta.get("query", "")))
+                continue
             if trigger.get("type") != "redis":
-                problems.append(f"ScaledObject {name}: trigger type {trigger.get('type')!r} is not redis")
+                problems.append(f"ScaledObject {name}: trigger type {trigger.get('type')!r} is neither redis nor prometheus")
             if meta.get("listName") not in CELERY_QUEUES:
                 problems.append(
                     f"ScaledObject {name}: listName {meta.get('listName')!r} is no Celery queue {sorted(CELERY_QUEUES)}"
@@ -447,6 +463,35 @@ def keda_problems(docs: list[dict]) -> list[str]:
     return problems
 
 
+# The work a worker Deployment scales on: its queue's waiting tasks plus the ones its workers hold.
+KEDA_WORK_METRICS = ("spielcenter_celery_queue_length", "spielcenter_ai_tasks_in_flight")
+
+
+def prometheus_trigger_problems(name: str, meta: dict, consumed: set[str]) -> list[str]:
+    """A Prometheus trigger sums waiting and in-flight tasks of exactly the queues its Deployment consumes."""
+    problems = []
+    query = meta.get("query", "")
+    if not re.match(r"^https?://[\w.-]+(:\d+)?/?$", meta.get("serverAddress", "")):
+        problems.append(f"ScaledObject {name}: prometheus trigger without a serverAddress URL")
+    try:
+        if float(meta.get("threshold", "")) <= 0:
+            raise ValueError
+    except ValueError:
+        problems.append(f"ScaledObject {name}: prometheus threshold {meta.get('threshold')!r} is no positive number")
+    for metric in KEDA_WORK_METRICS:
+        if metric not in query:
+            problems.append(f"ScaledObject {name}: the query does not count {metric}")
+    queues = set(re.findall(r'queue="(\w+)"', query))
+    for metric in re.findall(r"spielcenter_\w+", query):
+        if not re.search(rf'{metric}\{{[^}}]*queue="\w+"', query):
+            problems.append(f"ScaledObject {name}: {metric} in the query is not narrowed to a queue")
+    if not queues or queues - (consumed & CELERY_QUEUES):
+        problems.append(f"ScaledObject {name}: the query counts queues {sorted(queues)}, its Deployment consumes"
+                        f" {sorted(consumed)}")
+    return problems
+PROBE_PATHS = {"startupProbe": "/livez", "readinessProbe": "/readyz", "livenessProbe": "/livez"}
+
+
 def k8s_port_problems(docs: list[dict], ports: dict[str, int]) -> list[str]:
     problems = []
     services = by_kind(docs, "Service")
@@ -461,10 +506,12 @@ def k8s_port_problems(docs: list[dict], ports: dict[str, int]) -> list[str]:
         where = f"{workload['kind']}/{workload['metadata']['name']}"
         if port not in [p["containerPort"] for p in container.get("ports", [])]:
             problems.append(f"{where}: no containerPort {port}")
-        for probe in ("readinessProbe", "livenessProbe"):
+        # Liveness asks the process alone, readiness its stores too (shared/health.py): a Redis
+        # blip must take pods out of rotation, never restart them all.
+        for probe, path in PROBE_PATHS.items():
             get = (container.get(probe) or {}).get("httpGet") or {}
-            if get.get("path") != "/healthz" or resolve_port(get.get("port", 0), container) != port:
-                problems.append(f"{where}: {probe} is not GET /healthz on port {port}")
+            if get.get("path") != path or resolve_port(get.get("port", 0), container) != port:
+                problems.append(f"{where}: {probe} is not GET {path} on port {port}")
         labels = workload["spec"]["template"]["metadata"].get("labels", {})
         fronting = [
             s
@@ -481,54 +528,90 @@ def k8s_port_problems(docs: list[dict], ports: dict[str, int]) -> list[str]:
     return problems
 
 
-def ingress_problems(docs: list[dict], ports: dict[str, int]) -> list[str]:
-    problems = []
-    services = by_kind(docs, "Service")
-    deployments = by_kind(docs, "Deployment")
-    service_of: dict[str, str] = {}  # k8s Service name -> services.<name> it fronts
-    for svc_name, svc in services.items():
-        for dep in deployments.values():
-            labels = dep["spec"]["template"]["metadata"].get("labels", {})
-            if svc["spec"].get("selector") and svc["spec"]["selector"].items() <= labels.items():
-                for c in pod_spec(dep)["containers"]:
-                    if name := python_service(c.get("command", [])):
-                        service_of[svc_name] = name
-    routes: dict[str, str] = {}
-    for ing in by_kind(docs, "Ingress").values():
-        for rule in ing["spec"].get("rules", []):
-            for path in rule.get("http", {}).get("paths", []):
-                backend = path["backend"]["service"]
-                target = services.get(backend["name"])
-                if target is None or backend["port"].get("number") not in [p["port"] for p in target["spec"]["ports"]]:
-                    problems.append(f"Ingress {ing['metadata']['name']}: {path['path']} → {backend} is no Service port")
-                    continue
-                routes[path["path"]] = service_of.get(backend["name"], "")
-                annotations = ing["metadata"].get("annotations", {})
-                if "socket.io" in path["path"] and annotations.get("nginx.ingress.kubernetes.io/affinity") != "cookie":
-                    problems.append(f"Ingress {ing['metadata']['name']}: {path['path']} lacks cookie affinity")
-    for path, svc in PUBLIC_ROUTES.items():
-        if routes.get(path) != svc:
-            problems.append(f"Ingress: {path} must reach services.{svc}, reaches {routes.get(path)!r}")
-    return problems
+# How each public route must be balanced: a table's sockets by the table id (one process
+# serves a table), the lobby's by something sticky that is not the bare address alone.
+ROUTE_BALANCING = {"/game/socket.io/": r"hash\s+\$arg_table\s+consistent",
+                   "/socket.io/": r"hash\s+\$\w+\s+consistent|ip_hash", "/": r"hash\s+\$\w+\s+consistent|ip_hash"}
 
 
-def nginx_problems(conf: str, compose: dict, ports: dict[str, int]) -> list[str]:
-    """Each public route goes to an ip_hash upstream whose servers are the right compose service."""
+def nginx_routes(conf: str) -> tuple[list[str], dict[str, tuple[str, str]]]:
+    """(problems, public path → (upstream name, upstream body)) of an nginx site configuration."""
     problems = []
     upstreams = {m.group(1): m.group(2) for m in re.finditer(r"upstream\s+(\S+)\s*\{([^}]*)\}", conf)}
     locations = {m.group(1): m.group(2) for m in re.finditer(r"location\s+(/\S*)\s*\{([^}]*)\}", conf)}
-    ours = our_compose_services(compose)
-    for path, svc in PUBLIC_ROUTES.items():
+    routes = {}
+    for path in PUBLIC_ROUTES:
         m = re.search(r"proxy_pass\s+http://([\w-]+)\s*;", locations.get(path, ""))
         if m is None or m.group(1) not in upstreams:
             problems.append(f"nginx: location {path} does not proxy_pass to an upstream")
             continue
         block = upstreams[m.group(1)]
-        if not re.search(r"^\s*ip_hash\s*;", block, re.M):
-            problems.append(f"nginx: upstream {m.group(1)} (for {path}) is not sticky (ip_hash)")
+        if not re.search(rf"^\s*({ROUTE_BALANCING[path]})\s*;", block, re.M):
+            problems.append(f"nginx: upstream {m.group(1)} (for {path}) is not balanced by {ROUTE_BALANCING[path]}")
+        routes[path] = (m.group(1), block)
+    if not re.search(r"proxy_set_header\s+Upgrade\s+\$http_upgrade", conf):
+        problems.append("nginx: WebSocket upgrade header is not passed on")
+    # services/game/table_handover.py acts only on sockets placed by table.
+    if not (re.search(r"proxy_set_header\s+X-Routed-By\s+\$routed_by", conf)
+            and re.search(r"~\^/game/socket\\\.io/\s+table;", conf)):
+        problems.append("nginx: the game sockets are not marked X-Routed-By: table")
+    return problems, routes
+
+
+def _balancing(block: str) -> list[str]:
+    """An upstream's directives but its servers (how it balances)."""
+    return [line.strip() for line in block.splitlines() if line.strip() and not line.strip().startswith("server ")]
+
+
+def router_problems(docs: list[dict], compose_conf: str, ports: dict[str, int]) -> list[str]:
+    """The in-cluster nginx (router.yaml) routes like deploy/nginx.conf, over headless Services of the right pods."""
+    problems = []
+    services = by_kind(docs, "Service")
+    deployments = by_kind(docs, "Deployment")
+    config = by_kind(docs, "ConfigMap").get("router-nginx")
+    router = deployments.get("router")
+    if config is None or router is None:
+        return ["deploy/k8s: no router Deployment with its ConfigMap router-nginx"]
+    if not any((v.get("configMap") or {}).get("name") == "router-nginx" for v in pod_spec(router).get("volumes", [])):
+        problems.append("router: does not mount the ConfigMap router-nginx")
+    public = [s for s in services.values() if s["spec"].get("type") == "LoadBalancer"]
+    router_labels = router["spec"]["template"]["metadata"]["labels"]
+    if len(public) != 1 or not public[0]["spec"]["selector"].items() <= router_labels.items():
+        problems.append("deploy/k8s: the one LoadBalancer Service must select the router, and only it")
+    conf = config["data"]["default.conf"]
+    found, routes = nginx_routes(conf)
+    problems += [f"router: {p}" for p in found]
+    _, compose_routes = nginx_routes(compose_conf)
+    for path, svc in PUBLIC_ROUTES.items():
+        if path not in routes:
+            continue
+        name, block = routes[path]
+        if path in compose_routes and _balancing(block) != _balancing(compose_routes[path][1]):
+            problems.append(f"router: upstream {name} balances unlike deploy/nginx.conf's")
+        for host, port in re.findall(r"^\s*server\s+([\w.-]+):(\d+)", block, re.M):
+            target = services.get(host.split(".")[0])
+            if target is None or target["spec"].get("clusterIP") != "None":
+                problems.append(f"router: {path} → {host}, which is no headless Service (nginx must see the pods)")
+                continue
+            labels = [d["spec"]["template"]["metadata"].get("labels", {}) for d in deployments.values()
+                      if any(python_service(c.get("command", [])) == svc for c in pod_spec(d)["containers"])]
+            if not any(target["spec"]["selector"].items() <= lab.items() for lab in labels):
+                problems.append(f"router: {path} → {host}, which does not select the pods of services.{svc}")
+            if int(port) != ports[svc]:
+                problems.append(f"router: {path} → {host}:{port}, but services.{svc} listens on {ports[svc]}")
+    return problems
+
+
+def nginx_problems(conf: str, compose: dict, ports: dict[str, int]) -> list[str]:
+    """Each public route goes to an upstream balanced as ROUTE_BALANCING says whose servers are the right
+    compose service."""
+    problems, routes = nginx_routes(conf)
+    ours = our_compose_services(compose)
+    for path, (name, block) in routes.items():
+        svc = PUBLIC_ROUTES[path]
         servers = re.findall(r"^\s*server\s+([\w.-]+):(\d+)", block, re.M)
         if not servers:
-            problems.append(f"nginx: upstream {m.group(1)} has no host:port server")
+            problems.append(f"nginx: upstream {name} has no host:port server")
         for host, port in servers:
             target = ours.get(host)
             if target is None or python_service(target.get("command")) != svc:
@@ -537,8 +620,6 @@ def nginx_problems(conf: str, compose: dict, ports: dict[str, int]) -> list[str]
                 )
             elif int(port) != int(compose_env(target).get(f"{svc.upper()}_PORT", ports[svc])):
                 problems.append(f"nginx: {path} → {host}:{port}, but services.{svc} listens on {ports[svc]}")
-    if not re.search(r"proxy_set_header\s+Upgrade\s+\$http_upgrade", conf):
-        problems.append("nginx: WebSocket upgrade header is not passed on")
     return problems
 
 
@@ -576,8 +657,8 @@ def compose_port_problems(compose: dict, ports: dict[str, int]) -> list[str]:
         if str(port) not in [str(p) for p in svc.get("expose", [])]:
             problems.append(f"compose {name}: does not expose {port}")
         test = " ".join(command_words((svc.get("healthcheck") or {}).get("test")))
-        if f":{port}/healthz" not in test:
-            problems.append(f"compose {name}: healthcheck does not GET :{port}/healthz")
+        if f":{port}/readyz" not in test:
+            problems.append(f"compose {name}: healthcheck does not GET :{port}/readyz")
     problems += [f"compose: no service runs python -m services.{s}" for s in sorted(set(ports) - seen)]
     return problems
 
@@ -593,7 +674,7 @@ def assert_no_problems(problems: list[str]) -> None:
 def test_manifest_validates_against_kubernetes_schema(path: Path) -> None:
     docs = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
     assert docs, f"{path.name} holds no manifest"
-    problems = [p for d in docs if not d["apiVersion"].startswith("keda.sh/") for p in kubernetes_schema_problems(d)]
+    problems = [p for d in docs if not d["apiVersion"].startswith(CRD_GROUPS) for p in kubernetes_schema_problems(d)]
     assert_no_problems(problems)
 
 
@@ -698,7 +779,7 @@ def test_urls_between_services_use_their_ports() -> None:
     assert_no_problems(problems)
 
 
-def test_nginx_routes_sticky_to_the_right_services() -> None:
+def test_nginx_routes_tables_and_lobby_to_the_right_services() -> None:
     assert_no_problems(nginx_problems(NGINX_CONF.read_text(encoding="utf-8"), compose_doc(), port_defaults()))
 
 
@@ -706,8 +787,56 @@ def test_kubernetes_ports_probes_and_services_match_settings() -> None:
     assert_no_problems(k8s_port_problems(k8s_docs(), port_defaults()))
 
 
-def test_ingress_routes_sticky_to_the_right_services() -> None:
-    assert_no_problems(ingress_problems(k8s_docs(), port_defaults()))
+def test_kubernetes_router_routes_like_the_compose_nginx() -> None:
+    assert_no_problems(router_problems(k8s_docs(), NGINX_CONF.read_text(encoding="utf-8"), port_defaults()))
+
+
+def test_routing_checks_reject_address_hashing_for_tables() -> None:
+    conf = NGINX_CONF.read_text(encoding="utf-8")
+    by_address = conf.replace("hash $arg_table consistent;", "ip_hash;")
+    assert any("upstream game" in p for p in nginx_problems(by_address, compose_doc(), port_defaults()))
+    docs = k8s_docs()
+    config = by_kind(docs, "ConfigMap")["router-nginx"]
+    config["data"]["default.conf"] = config["data"]["default.conf"].replace("hash $arg_table consistent;", "ip_hash;")
+    assert any("upstream game" in p for p in router_problems(docs, conf, port_defaults()))
+
+
+# Paths of the game service's HTTP routes (services/game/http_routes.py, review_routes.py) and
+# lobby paths beside them: behind nginx, GAME_URL is the public URL.
+GAME_HTTP_PATHS = ("/api/games/12", "/api/games/12/record.txt", "/api/games/12/review", "/api/games/live",
+                   "/api/my-games")
+LOBBY_HTTP_PATHS = ("/api/games/hexagon/preview", "/api/my-games/statistics", "/api/me", "/")
+
+
+def http_route_problems(conf: str, where: str) -> list[str]:
+    """The game service's HTTP paths reach an upstream of the game service, the lobby's do not."""
+    regexes = [(m.group(1), m.group(2)) for m in re.finditer(r"location\s+~\s+(\S+)\s*\{([^}]*)\}", conf)]
+    problems = []
+    for path in (*GAME_HTTP_PATHS, *LOBBY_HTTP_PATHS):
+        hit = next((body for regex, body in regexes if re.search(regex, path)), None)
+        upstream = re.search(r"proxy_pass\s+http://([\w-]+)", hit or "")
+        to_game = upstream is not None and upstream.group(1).startswith("game")
+        if to_game != (path in GAME_HTTP_PATHS):
+            problems.append(f"{where}: {path} reaches {'the game service' if to_game else 'the lobby'}")
+    return problems
+
+
+def test_game_service_http_routes_reach_it() -> None:
+    conf = NGINX_CONF.read_text(encoding="utf-8")
+    router = by_kind(k8s_docs(), "ConfigMap")["router-nginx"]["data"]["default.conf"]
+    assert_no_problems(http_route_problems(conf, "nginx.conf") + http_route_problems(router, "router.yaml"))
+    assert http_route_problems(conf.replace("my-games)$", "my-games/.*)$"), "x")
+
+
+def test_the_deploy_nginx_config_is_accepted_by_nginx(tmp_path: Path) -> None:
+    """The compose file's nginx.conf, with local servers (bench.nginx_router), passes ``nginx -t``."""
+    from bench.nginx_router import NginxRouter
+
+    nginx = NGINX.path()
+    router = NginxRouter(free_port(), ["http://127.0.0.1:1"], ["http://127.0.0.1:2", "http://127.0.0.1:3"],
+                         tmp_path / "nginx")
+    check = subprocess.run([nginx, "-t", "-c", str(router.conf)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
 
 
 def test_redis_persists_and_never_evicts() -> None:
@@ -758,9 +887,26 @@ def test_schema_validation_rejects_a_misspelt_field() -> None:
 def test_keda_check_rejects_a_wrong_queue_and_target() -> None:
     docs = k8s_docs()
     scaled = [d for d in docs if d["kind"] == "ScaledObject"]
-    scaled[0]["spec"]["triggers"][0]["metadata"]["listName"] = "celery"
+    redis_trigger = next(t for t in scaled[0]["spec"]["triggers"] if t["type"] == "redis")
+    redis_trigger["metadata"]["listName"] = "celery"
     scaled[1]["spec"]["scaleTargetRef"]["name"] = "no-such-worker"
     assert len(keda_problems(docs)) >= 3  # bad list, bad target, and a queue nobody watches now
+
+
+def test_keda_check_rejects_a_query_on_another_queue_or_without_the_work_in_flight() -> None:
+    for change in (lambda q: q.replace('queue="interactive"', 'queue="batch"'),
+                   lambda q: q.replace("spielcenter_ai_tasks_in_flight", "spielcenter_ai_tasks_started_total"),
+                   lambda q: q.replace('{queue="interactive"}', "", 1)):
+        docs = k8s_docs()
+        scaled = by_kind(docs, "ScaledObject")["worker-interactive"]
+        trigger = next(t for t in scaled["spec"]["triggers"] if t["type"] == "prometheus")
+        trigger["metadata"]["query"] = change(trigger["metadata"]["query"])
+        assert keda_problems(docs), trigger["metadata"]["query"]
+    docs = k8s_docs()
+    trigger = next(t for t in by_kind(docs, "ScaledObject")["worker-batch"]["spec"]["triggers"]
+                   if t["type"] == "prometheus")
+    trigger["metadata"]["threshold"] = 4  # a number, where the CRD wants a string
+    assert any("not a string" in p for p in keda_problems(docs))
 
 
 def test_url_check_rejects_a_wrong_port() -> None:
@@ -790,7 +936,7 @@ def _local_command(words: list[str]) -> list[str]:
 
 
 def _wait_started(process: subprocess.Popen, log: Path, url: str | None, deadline: float) -> str | None:
-    """None once the process serves /healthz (or, without a URL, logs Celery's "ready."), else why not."""
+    """None once the process answers ``url`` with 200 (without a URL: logs Celery's "ready."), else why not."""
     while time.monotonic() < deadline:
         if process.poll() is not None:
             return f"exited with {process.returncode}"
@@ -810,7 +956,7 @@ def _wait_started(process: subprocess.Popen, log: Path, url: str | None, deadlin
 def test_compose_commands_start_with_the_deploy_environment(infra: Infra, log_dir: Path) -> None:
     """Each command of compose.yaml (the same as the Kubernetes ones), run with the environment
     compose gives it (spielcenter.env + the URLs, here of the test's PostgreSQL and Redis) and a
-    free port: the migration exits 0, HTTP services answer /healthz with 200, workers say ready.
+    free port: the migration exits 0, HTTP services answer /healthz with 200, workers serve /metrics.
     Catches a misspelt module or Celery option and a setting the code rejects."""
     processes: list[tuple[str, subprocess.Popen, Path, str | None]] = []
     problems = []
@@ -823,6 +969,10 @@ def test_compose_commands_start_with_the_deploy_environment(infra: Infra, log_di
                 port = free_port()
                 env[f"{service.upper()}_PORT"] = str(port)
                 url = f"http://127.0.0.1:{port}/healthz"
+            elif celery_queues(svc.get("command")):  # a worker: ready once its main process serves /metrics
+                port = free_port()
+                env["AI_WORKER_METRICS_PORT"] = str(port)
+                url = f"http://127.0.0.1:{port}/metrics"
             log = log_dir / f"deploy_{name}.log"
             with open(log, "wb") as out:
                 process = subprocess.Popen(

@@ -15,6 +15,7 @@ from pathlib import Path
 import requests
 
 from services.embedded import free_port
+from tests.lobby_fixtures import WartesaalClient, guest
 from tests.stack import ROOT, wait_until
 
 
@@ -159,7 +160,26 @@ def test_supervisor_starts_restarts_and_stops_everything(tmp_path) -> None:
             time.sleep(0.2)
         assert run.started_pid("game") != first_game and _healthy(run.ports["GAME_PORT"])
 
-        redis_pid = run.events("embedded Redis running")[0]["pid"]
+        # The embedded Redis dies: the supervisor starts it again (its port, its data) and says so,
+        # and the lobby's handlers work again without any restart of theirs.
+        first_redis = run.events("embedded Redis running")[0]["pid"]
+        os.kill(first_redis, signal.SIGKILL)
+        run.wait_for_line('"embedded Redis exited; restarting"', timeout=10)
+        wait_until(lambda: len(run.events("embedded Redis running")) == 2, 30, "Redis to be started again")
+        again = run.events("embedded Redis running")[-1]
+        assert again["pid"] != first_redis and again["port"] == redis_port and _running(again["pid"])
+        lobby_url = f"http://127.0.0.1:{run.ports['LOBBY_PORT']}"
+        wait_until(lambda: _healthy(run.ports["LOBBY_PORT"]), 30, "the lobby to reach Redis again")
+        client = WartesaalClient(lobby_url, guest(lobby_url))
+        try:
+            client.wait_for("players", timeout=30)
+            client.emit("chat:send", {"text": "Redis ist wieder da"})
+            client.wait_for("chat:message", lambda p: p["message"]["text"] == "Redis ist wieder da", timeout=30)
+            assert not client.received("error")
+        finally:
+            client.close()
+
+        redis_pid = run.events("embedded Redis running")[-1]["pid"]
         ours = _processes_in(_sessions(run))
         expected = {run.process.pid, run.started_pid("lobby"), run.started_pid("game"), run.started_pid("rating"),
                     run.started_pid("worker"), postmaster, redis_pid}

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from shared import db, ledger
-from tests.lobby_fixtures import WartesaalClient, guest
+from tests.lobby_fixtures import WartesaalClient, registered
 from tests.stack import Infra, ServiceProcess
 from tests.test_tables_support import TableClient, legal_texts, my_turn
 
@@ -39,7 +39,7 @@ def wait(condition, timeout: float, what: str) -> None:  # noqa: ANN001
 
 
 def test_challenge_play_resign_rate_and_rematch(infra: Infra, lobby, game_service, rating_service) -> None:  # noqa: ANN001, F811
-    anna_http, bert_http = guest(lobby.url), guest(lobby.url)
+    anna_http, bert_http = registered(lobby.url), registered(lobby.url)
     a, b = anna_http.user, bert_http.user
     anna, bert = WartesaalClient(lobby.url, anna_http), WartesaalClient(lobby.url, bert_http)
     pool = db.make_pool(infra.database_url, max_size=2)

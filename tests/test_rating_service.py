@@ -18,7 +18,7 @@ import requests
 from services.lobby.challenge_start import start_game
 from shared import challenge, db, ledger
 from shared.outbox import EVENT_STREAM
-from tests.lobby_fixtures import WartesaalClient, guest
+from tests.lobby_fixtures import WartesaalClient, registered
 from tests.stack import Infra, ServiceProcess
 
 
@@ -44,7 +44,7 @@ def wait(condition, timeout: float, what: str) -> None:  # noqa: ANN001
 
 def test_a_finished_game_shows_in_lists_players_and_the_wartesaal(infra: Infra, rating_and_lobby) -> None:  # noqa: ANN001
     rating, lobby = rating_and_lobby
-    anna_http, bert_http = guest(lobby.url), guest(lobby.url)
+    anna_http, bert_http = registered(lobby.url), registered(lobby.url)
     a, b = anna_http.user, bert_http.user
     anna = WartesaalClient(lobby.url, anna_http)
     pool = db.make_pool(infra.database_url, max_size=2)

@@ -47,7 +47,8 @@ def consumer(infra: Infra, pool) -> Iterator[EventConsumer]:  # noqa: ANN001
 
 
 def players(pool, n: int = 2) -> list[accounts.Account]:  # noqa: ANN001
-    return [accounts.create_guest(pool) for _ in range(n)]
+    """Registered accounts with their start Taler (guests hold none and stake nothing)."""
+    return [accounts.register(pool, f"zahler{uuid.uuid4().hex[:10]}", "passwort-123", None) for _ in range(n)]
 
 
 def started_game(pool, a, b, *, stake: int = 0, rated: bool = True, game: str = "hexagon") -> int:  # noqa: ANN001

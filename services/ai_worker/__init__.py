@@ -1,4 +1,4 @@
-"""The Celery worker: AI moves and hints (queue ``interactive``) and reviews (queue ``batch``).
+"""The Celery worker: AI moves and hints (queue ``interactive``), reviews and Aufgaben (queue ``batch``).
 
 Modules
 -------
@@ -8,6 +8,8 @@ Modules
                  (Socket.IO event ``ai_hint`` to room ``user:<uid>``).
 ``review_task``  ``ai.review_game``: one seat of a finished game, move by move.
 ``review``       queueing reviews; ``python -m services.ai_worker.review --from … --to …``.
+``puzzles``      ``ai.puzzles`` (batch) and ``python -m services.ai_worker.puzzles --game G --count N``:
+                 the Aufgaben files ``shared/data/puzzles/<game>.json``.
 ``players``      one computer player per game (``choose_move``, ``analyse``, ``value_of``).
 
 The request/answer schemas and the game service's side (``MoveRequester``,

@@ -9,14 +9,13 @@ import logging
 import os
 
 import gevent
-import redis
 from flask import Flask
 
 from services import gevent_start
 from services.rating import elo_cache
 from services.rating.handlers import HANDLERS
 from services.rating.http_routes import rating_blueprint
-from shared import db, logs, scrape_metrics, settings
+from shared import db, logs, redis_address, scrape_metrics, settings
 from shared.event_stream import EventConsumer, StreamEvent
 from shared.health import health_blueprint, redis_check
 from shared.outbox import EVENT_STREAM
@@ -52,9 +51,9 @@ def main() -> None:
     gevent_start.migrate_at_start(config.database_url, log)
 
     pool = db.make_pool(config.database_url, max_size=config.db_pool_max)
-    health_redis = redis.Redis.from_url(config.redis_url, socket_timeout=5, socket_connect_timeout=2)
+    health_redis = redis_address.client(config.redis_url, socket_timeout=5, socket_connect_timeout=2)
     # The consumer blocks in XREADGROUP for up to block_ms, so its socket timeout is longer.
-    stream_redis = redis.Redis.from_url(
+    stream_redis = redis_address.client(
         config.redis_url, decode_responses=True, socket_timeout=10, socket_connect_timeout=2
     )
     consumer = EventConsumer(
@@ -74,10 +73,13 @@ def main() -> None:
     app.register_blueprint(health_blueprint({
         "postgres": lambda: db.check(pool),
         "redis": redis_check(health_redis),
-        "consumer": lambda: not consumer_greenlet.dead,
-    }))
+    }, vital={"consumer": lambda: not consumer_greenlet.dead}))
     app.register_blueprint(rating_blueprint(pool))
-    scrape_metrics.register(scrape_metrics.RatingProgress(pool, health_redis, EVENT_STREAM, CONSUMER_GROUP))
+    scrape_metrics.register(
+        scrape_metrics.ExportedOnce(health_redis, "rating",
+                                    scrape_metrics.RatingProgress(pool, health_redis, EVENT_STREAM, CONSUMER_GROUP),
+                                    lease_ms=int(config.metrics_lease_seconds * 1000)),
+        scrape_metrics.DatastoresUp({"postgres": lambda: db.check(pool), "redis": redis_check(health_redis)}))
     gevent_start.freeze_heap()
     logs.event(log, "rating service listening", host=config.bind_host, port=config.rating_port,
                consumer=config.event_consumer_name)
