@@ -3,11 +3,13 @@
 ``python -m bench.load [--processes 2] [--steps 4,8,16] [--step-seconds 40] [--compare]`` prints JSON.
 
 The whole system runs as in production, on this machine: embedded PostgreSQL and
-Redis, N lobby and N game processes behind ``bench.proxy`` (the compose file's
-routing, sticky per connection), the rating service and one Celery worker.  Every
-bot is a guest made over HTTP (``POST /api/guest``) with two python-socketio
-clients through the proxy: the Wartesaal socket (chat, challenges) and the game
-socket (token from ``/api/game-ticket``).  A *game slot* is either two bots that
+Redis, N lobby and N game processes behind the deploy's own nginx (``deploy/nginx.conf``
+through ``bench.nginx_router``), the rating service and one Celery worker.  Every bot is an account
+registered over HTTP (``POST /api/register``; guests play no staked game) with
+python-socketio clients through the router: the Wartesaal socket (chat, challenges) and,
+as in the browser, a game socket per table it plays with the table's id in the URL (token
+from ``/api/game-ticket``), so nginx puts both players of a game on one game process.
+A *game slot* is either two bots that
 meet in the Wartesaal — one says something in the chat, challenges the other to a
 rated game with a small stake, the other accepts — or one bot that opens a table
 against the computer (Leicht, on the Celery worker).  Slots take the four games in
@@ -40,8 +42,6 @@ import itertools
 import json
 import random
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -56,7 +56,6 @@ import psutil
 import requests
 import socketio
 
-ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("hexagon", "bullet", "general", "hanse")
 GAME_PATH = "game/socket.io"
 SESSION_COOKIE = "sc_session"
@@ -100,14 +99,16 @@ def percentile(values: list[float], q: float) -> float | None:
 # ---- one bot ---------------------------------------------------------------------------
 
 class Bot:
-    """A guest with a Wartesaal socket and a game socket, both through the proxy."""
+    """An account with a Wartesaal socket and, as in the browser, a game socket per table it plays."""
 
     def __init__(self, base_url: str, figures: Figures) -> None:
         self.base_url = base_url
         self.figures = figures
         self.http = requests.Session()
         self.http.headers["X-Lang"] = "de"
-        answer = self.http.post(f"{base_url}/api/guest", timeout=15)
+        # An account, not a guest: the bots stake Taler, and guests hold none.
+        answer = self.http.post(f"{base_url}/api/register", json={"name": f"bot{uuid.uuid4().hex[:12]}",
+                                                                   "password": "bot-passwort"}, timeout=30)
         answer.raise_for_status()
         self.user = answer.json()["user"]
         self.changed = threading.Condition()
@@ -116,17 +117,51 @@ class Bot:
         self.new_tables: list[int] = []
         self.closing = False
         self.lobby = socketio.Client(reconnection=False)
-        self.game = socketio.Client(reconnection=False)
         self.lobby.on("*", self._on_lobby)
-        self.game.on("*", self._on_game)
         self.lobby.on("disconnect", lambda *a: self._lost("lobby", *a))
-        self.game.on("disconnect", lambda *a: self._lost("game", *a))
         cookie = self.http.cookies.get(SESSION_COOKIE)
         self.lobby.connect(base_url, headers={"Cookie": f"{SESSION_COOKIE}={cookie}"}, auth={"lang": "de"},
                            transports=["websocket"], wait_timeout=15)
-        ticket = self.http.get(f"{base_url}/api/game-ticket", timeout=15).json()
-        self.game.connect(base_url, socketio_path=GAME_PATH, auth={"token": ticket["token"], "lang": "de"},
-                          transports=["websocket"], wait_timeout=15)
+        self.token = self.http.get(f"{base_url}/api/game-ticket", timeout=15).json()["token"]
+        # The game socket of the table the bot plays, opened per table as the browser does.
+        self.game: socketio.Client | None = None
+        self.game_table: int | None = None
+
+    def _game_socket(self, table: str) -> socketio.Client:
+        """A game socket with ``table`` in its URL (the deploy's nginx routes it by that)."""
+        client = socketio.Client(reconnection=False)
+        client.on("*", self._on_game)
+        client.on("disconnect", lambda *a: self._lost("game", *a) if client is self.game else None)
+        client.connect(f"{self.base_url}/?table={table}", socketio_path=GAME_PATH,
+                       auth={"token": self.token, "lang": "de"}, transports=["websocket"], wait_timeout=15)
+        return client
+
+    def sit(self, game_id: int) -> None:
+        """Open the socket of table ``game_id`` (closing the one before) and join it."""
+        if self.game_table != game_id or self.game is None or not self.game.connected:
+            old, self.game = self.game, None
+            if old is not None and old.connected:
+                threading.Thread(target=old.disconnect, daemon=True).start()
+            self.game, self.game_table = self._game_socket(str(game_id)), game_id
+        self.game.emit("table:join", {"game_id": game_id})
+
+    def new_local(self, payload: dict[str, Any]) -> int:
+        """Open a table against the computer on a socket of its own; the new table's id."""
+        with self.changed:
+            known = len(self.new_tables)
+        opener = self._game_socket(f"new-{uuid.uuid4().hex[:8]}")
+        try:
+            opener.emit("table:new_local", payload)
+            deadline = time.monotonic() + 15
+            with self.changed:
+                while len(self.new_tables) == known:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise TimeoutError("no table against the computer")
+                    self.changed.wait(left)
+                return self.new_tables[known]
+        finally:
+            threading.Thread(target=opener.disconnect, daemon=True).start()
 
     @property
     def id(self) -> int:
@@ -187,12 +222,12 @@ class Bot:
                 self.changed.wait(left)
 
     def sockets(self) -> int:
-        return int(self.lobby.connected) + int(self.game.connected)
+        return int(self.lobby.connected) + int(self.game is not None and self.game.connected)
 
     def close(self) -> None:
         self.closing = True
         for client in (self.lobby, self.game):
-            if client.connected:
+            if client is not None and client.connected:
                 threading.Thread(target=client.disconnect, daemon=True).start()
 
 
@@ -245,6 +280,8 @@ def play(bots: list[Bot], game_id: int, rng: random.Random, stop: threading.Even
                 return False
             sent[bot.id] = state["version"]
             started = time.monotonic()
+            if bot.game is None:
+                continue
             bot.game.emit("table:move", {"game_id": game_id, "version": state["version"], "move": text})
             try:
                 bot.wait_state(game_id, lambda s, v=state["version"]: s["version"] > v or s["status"] != "running")
@@ -261,7 +298,7 @@ def play(bots: list[Bot], game_id: int, rng: random.Random, stop: threading.Even
 def resign_open(bots: list[Bot], game_id: int) -> None:
     for bot in bots:
         state = bot.states.get(game_id)
-        if state is not None and state["status"] == "running" and state["you"] is not None:
+        if state is not None and state["status"] == "running" and state["you"] is not None and bot.game is not None:
             bot.game.emit("table:resign", {"game_id": game_id})
             return
 
@@ -282,18 +319,10 @@ def challenge(challenger: Bot, challenged: Bot, game: str, figures: Figures) -> 
 
 
 def computer_table(bot: Bot, game: str) -> int:
-    with bot.changed:
-        known = len(bot.new_tables)
-    bot.game.emit("table:new_local", {"game": game, "mode": "computer", "options": GAME_OPTIONS.get(game, {}),
-                                      "strength": "leicht", "seat": 0, "clock": None})
-    deadline = time.monotonic() + 15
-    with bot.changed:
-        while len(bot.new_tables) == known:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("no table against the computer")
-            bot.changed.wait(left)
-        return bot.new_tables[known]
+    game_id = bot.new_local({"game": game, "mode": "computer", "options": GAME_OPTIONS.get(game, {}),
+                             "strength": "leicht", "seat": 0, "clock": None})
+    bot.sit(game_id)
+    return game_id
 
 
 def run_slot(bots: list[Bot], games: Iterator[str], seed: int, stop: threading.Event, figures: Figures) -> None:
@@ -305,7 +334,7 @@ def run_slot(bots: list[Bot], games: Iterator[str], seed: int, stop: threading.E
             if len(bots) == 2:
                 game_id = challenge(bots[0], bots[1], game, figures)
                 for bot in bots:
-                    bot.game.emit("table:join", {"game_id": game_id})
+                    bot.sit(game_id)
             else:
                 game_id = computer_table(bots[0], game)
         except Exception as exc:  # noqa: BLE001 - every failure is a counted error, the run goes on
@@ -456,34 +485,21 @@ class LoadStack:
         return [s.process.pid for s in (*self.lobbies, *self.games)]
 
 
-def start_proxy(port: int, lobby_urls: list[str], game_urls: list[str], log: Path) -> subprocess.Popen:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bench.proxy", "--port", str(port), "--lobby", ",".join(lobby_urls),
-         "--game", ",".join(game_urls)], cwd=ROOT, stdout=log.open("ab"), stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            requests.get(f"http://127.0.0.1:{port}/api/games/hexagon/preview", timeout=2)
-            return process
-        except requests.RequestException:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the proxy did not come up")
-
-
 @contextmanager
 def load_stack(processes: int, tmp: Path) -> Iterator[LoadStack]:
-    """PostgreSQL, Redis, ``processes`` lobby and game processes behind the proxy, rating, one worker."""
+    """PostgreSQL, Redis, ``processes`` lobby and game processes behind the deploy's nginx
+    (``bench.nginx_router``), rating, one worker."""
+    from bench.nginx_router import NginxRouter
     from services.embedded import free_port
     from tests.stack import CeleryWorker, ServiceProcess, start_infra
 
     infra = start_infra(tmp / "infra")
     logs = tmp / "logs"
     started: list[Any] = []
-    proxy = stack = None
+    stack = nginx = None
     try:
-        proxy_port = free_port()
-        common = {"PUBLIC_URL": f"http://127.0.0.1:{proxy_port}", "GAME_URL": f"http://127.0.0.1:{proxy_port}",
+        router_port = free_port()
+        common = {"PUBLIC_URL": f"http://127.0.0.1:{router_port}", "GAME_URL": f"http://127.0.0.1:{router_port}",
                   "LOG_LEVEL": "WARNING"}
         lobbies = [ServiceProcess("services.lobby", infra, "LOBBY_PORT", logs, **common) for _ in range(processes)]
         games = [ServiceProcess("services.game", infra, "GAME_PORT", logs, **common) for _ in range(processes)]
@@ -493,13 +509,12 @@ def load_stack(processes: int, tmp: Path) -> Iterator[LoadStack]:
             started.append(service.start(timeout=120))
         worker = CeleryWorker(infra, logs, queues="interactive", concurrency=1).start(timeout=120)
         started.append(worker)
-        proxy = start_proxy(proxy_port, [s.url for s in lobbies], [s.url for s in games], logs / "proxy.log")
-        stack = LoadStack(f"http://127.0.0.1:{proxy_port}", infra.database_url, infra, lobbies, games, rating, worker)
+        nginx = NginxRouter(router_port, [s.url for s in lobbies], [s.url for s in games], tmp / "nginx").start()
+        stack = LoadStack(nginx.url, infra.database_url, infra, lobbies, games, rating, worker)
         yield stack
     finally:
-        if proxy is not None:
-            proxy.kill()
-            proxy.wait()
+        if nginx is not None:
+            nginx.stop()
         if stack is not None and stack.worker not in started:
             started.append(stack.worker)  # a fault test put a new worker in place of the one it killed
         for service in started:  # all at once: each stop() waits for its process to end

@@ -1,7 +1,7 @@
 """Concurrent games over real sockets: the game service next to a bare Flask-SocketIO echo server.
 
-``python -m bench.tables [--games N] [--seconds S] [--game-processes P] [--routing table|client]
-[--echo-processes E] [--echo-unrouted] [--profile PREFIX]`` prints JSON.
+``python -m bench.tables [--games N] [--seconds S] [--game-processes P] [--router nginx]
+[--routing table|client] [--echo-processes E] [--echo-unrouted] [--profile PREFIX]`` prints JSON.
 
 N Battlehexagon games between 2·N scripted clients (Socket.IO over WebSocket, all on
 one asyncio loop in this process: see ``Player``) run for S seconds against each server in turn.  The player to move waits
@@ -35,6 +35,11 @@ one process.  ``--routing client`` instead sends each client to a process of its
 drawing (as the deploy's nginx ``ip_hash`` does by address: the two players of a table
 often sit on different processes, and every such move reaches the opponent through
 Redis; the echo server's processes share nothing, so it always routes by table).
+``--router nginx`` puts real nginx with the deploy's own routing (``deploy/nginx.conf``:
+``hash $arg_table consistent``, see ``bench.nginx_router``) in front of the P game
+processes, and another in front of P echo processes (``--echo-processes`` defaults to P
+then), and every client connects through nginx only, with its table's id in the URL as
+the browser sends it; ``cpu_ms_per_move["router"]`` is nginx's share.
 ``--echo-processes E`` does the same for the echo server (both players of a game sit
 on the same one).  ``--echo-unrouted`` gives the echo server the game service's one
 change to Flask itself (``services.socketio_flask``: Socket.IO events are not matched
@@ -131,7 +136,9 @@ class Player:
     once its thread got the GIL back."""
 
     def __init__(self, url: str, token: str, game_id: int, tally: Tally, rng: random.Random, echo: bool) -> None:
-        self.url = url.replace("http://", "ws://", 1).rstrip("/") + f"/{GAME_PATH}/?EIO=4&transport=websocket"
+        # The table in the URL, as the browser sends it: nginx routes the socket by it (deploy/nginx.conf).
+        self.url = (url.replace("http://", "ws://", 1).rstrip("/")
+                    + f"/{GAME_PATH}/?table={game_id}&EIO=4&transport=websocket")
         self.token, self.game_id = token, game_id
         self.tally, self.rng, self.echo = tally, rng, echo
         self.you: int | None = None
@@ -264,7 +271,7 @@ def run_games(urls: list[str], pairs: list[tuple[int, str, str]], seconds: float
     ``urls[i % len(urls)]`` (``by_client``: each client on a url drawn for it); the round-trip figures, and
     the CPU time per move of each group of server processes in ``cpu_groups``.
     ``on_measuring`` runs as the measured window opens.  ``server_times()`` (the game
-    service's ``game_move_seconds`` histogram: upper bound → cumulative count, summed
+    service's ``spielcenter_game_move_seconds`` histogram: upper bound → cumulative count, summed
     over its processes) is read at both ends of the window: the server's own share of
     the round trip, from the validated event to the published state."""
     return asyncio.run(_run_games(urls, pairs, seconds, echo, by_client, cpu_groups or {}, on_measuring,
@@ -335,13 +342,13 @@ async def _run_games(urls: list[str], pairs: list[tuple[int, str, str]], seconds
 
 
 def move_seconds(urls: list[str]) -> dict[float, float]:
-    """The game service's ``game_move_seconds`` buckets (upper bound → cumulative count) over ``urls``."""
+    """The game service's ``spielcenter_game_move_seconds`` buckets (upper bound → cumulative count) over ``urls``."""
     import requests
 
     buckets: dict[float, float] = {}
     for url in urls:
         for line in requests.get(url + "/metrics", timeout=5).text.splitlines():
-            if line.startswith("game_move_seconds_bucket{"):
+            if line.startswith("spielcenter_game_move_seconds_bucket{"):
                 le = line.split('le="', 1)[1].split('"', 1)[0]
                 bound = float("inf") if le == "+Inf" else float(le)
                 buckets[bound] = buckets.get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
@@ -363,6 +370,14 @@ def histogram_quantiles(before: dict[float, float], after: dict[float, float]) -
                 break
             lower = bound
     return out
+
+
+def router_cpu(routers: list[Any]) -> dict[str, Callable[[], list[int]]]:
+    """nginx's processes as a CPU group of their own (none without a router)."""
+    if not routers:
+        return {}
+    router = routers[-1]
+    return {"router": lambda: router.pids}
 
 
 def wait_healthy(url: str, process: subprocess.Popen, timeout: float = 30) -> None:
@@ -390,8 +405,11 @@ def main() -> int:
                              "clients use process i %% P")
     parser.add_argument("--routing", choices=("table", "client"), default="table",
                         help="several game processes: a table's clients on one (table) or each client on its own draw")
-    parser.add_argument("--echo-processes", type=int, default=1, metavar="E",
-                        help="echo-server processes; game i's clients use process i %% E")
+    parser.add_argument("--router", choices=("none", "nginx"), default="none",
+                        help="nginx: clients connect through real nginx routing like deploy/nginx.conf")
+    parser.add_argument("--echo-processes", type=int, default=None, metavar="E",
+                        help="echo-server processes (default 1, with --router nginx P); game i's clients use "
+                             "process i %% E")
     parser.add_argument("--echo-unrouted", action="store_true",
                         help="the echo server's Socket.IO events skip Flask's URL matching, as the game service's do")
     parser.add_argument("--profile", metavar="PREFIX",
@@ -408,16 +426,23 @@ def main() -> int:
     from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool
 
+    from bench.nginx_router import NginxRouter
     from services.embedded import free_port
     from shared import accounts, auth_token, game_store
     from tests.stack import ROOT, TEST_SECRET, ServiceProcess, start_infra
 
+    if args.echo_processes is None:
+        args.echo_processes = args.game_processes if args.router == "nginx" else 1
+    if args.router == "nginx" and args.routing == "client":
+        parser.error("--routing client needs --router none (nginx routes by table)")
     tmp = Path(tempfile.mkdtemp(prefix="spielcenter-bench-tables-"))
     infra = start_infra(tmp / "infra")
     result: dict[str, Any] = {"games": args.games, "seconds": args.seconds, "think_s": list(THINK_S),
-                              "game": "hexagon", "game_processes": args.game_processes, "routing": args.routing,
+                              "game": "hexagon", "game_processes": args.game_processes, "router": args.router,
+                              "routing": "table" if args.router == "nginx" else args.routing,
                               "echo_processes": args.echo_processes, "echo_unrouted": args.echo_unrouted,
                               "load_average": [round(x, 2) for x in os.getloadavg()]}
+    routers: list[NginxRouter] = []
     try:
         echoes: list[tuple[str, subprocess.Popen]] = []
         try:
@@ -429,11 +454,19 @@ def main() -> int:
                     cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(tmp / f"echo-{k}.log", "wb"))))
             for url, process in echoes:
                 wait_healthy(url, process)
+            echo_urls = [url for url, _ in echoes]
+            if args.router == "nginx":
+                echo_router = NginxRouter(free_port(), echo_urls[:1], echo_urls, tmp / "nginx-echo").start()
+                routers.append(echo_router)
+                echo_urls = [echo_router.url]
             fake = [(gid, "t", "t") for gid in range(1, args.games + 1)]
-            result["echo"] = run_games([url for url, _ in echoes], fake, args.seconds, echo=True,
+            result["echo"] = run_games(echo_urls, fake, args.seconds, echo=True,
                                        cpu_groups={"server": lambda: [p.pid for _, p in echoes],
-                                                   "clients": lambda: [os.getpid()]})
+                                                   **router_cpu(routers), "clients": lambda: [os.getpid()]})
         finally:
+            for router in routers:
+                router.stop()
+            routers.clear()
             for _, process in echoes:
                 process.terminate()
             for _, process in echoes:
@@ -455,6 +488,11 @@ def main() -> int:
             for game in games:
                 game.start()
             game_pids = [game.process.pid for game in games if game.process is not None]
+            game_urls = [game.url for game in games]
+            if args.router == "nginx":
+                game_router = NginxRouter(free_port(), game_urls[:1], game_urls, tmp / "nginx-game").start()
+                routers.append(game_router)
+                game_urls = [game_router.url]
             profiler: list[subprocess.Popen] = []
 
             def profile() -> None:
@@ -470,9 +508,9 @@ def main() -> int:
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
             result["game_service"] = run_games(
-                [game.url for game in games], pairs, args.seconds, echo=False, by_client=args.routing == "client",
+                game_urls, pairs, args.seconds, echo=False, by_client=args.routing == "client",
                 cpu_groups={"server": lambda: game_pids, "postgres_redis": lambda: processes_under(tmp / "infra"),
-                            "clients": lambda: [os.getpid()]},
+                            **router_cpu(routers), "clients": lambda: [os.getpid()]},
                 on_measuring=profile, server_times=lambda: move_seconds([game.url for game in games]))
             for sampler in profiler:
                 sampler.wait(30)
@@ -483,6 +521,8 @@ def main() -> int:
                         if '"level": "warning"' in line or '"level": "error"' in line:
                             print(line[:2000], file=sys.stderr)
         finally:
+            for router in routers:
+                router.stop()
             for game in games:  # all at once: each stop() waits for its process to end
                 if game.process is not None and game.process.poll() is None:
                     game.process.terminate()

@@ -1,4 +1,4 @@
-"""Faults: the whole system (two lobby and two game processes behind ``bench.proxy``, rating service,
+"""Faults: the whole system (two lobby and two game processes behind the deploy's nginx, rating service,
 a Celery worker, PostgreSQL, Redis) loses one part while rated games with stakes run, and afterwards
 
 * every game goes on (or ends) correctly: the players finish their moves and resign;
@@ -50,9 +50,12 @@ def stack(proof_stack: LoadStack) -> LoadStack:  # noqa: F811
 
 
 class Player:
-    """A seat's game socket through the proxy that reconnects by itself and then joins its tables again."""
+    """A seat's game socket through nginx that reconnects by itself and then joins its table again.
 
-    def __init__(self, base_url: str, token: str, user_id: int) -> None:
+    Its URL names the table, as the browser's does: nginx sends it to the process that owns the
+    table (``hash $arg_table consistent``), and to the next one while that one is down."""
+
+    def __init__(self, base_url: str, token: str, user_id: int, game_id: int) -> None:
         self.user_id = user_id
         self.tables: set[int] = set()
         self.states: dict[int, dict] = {}
@@ -64,7 +67,7 @@ class Player:
         self.sio.on("connect", self._on_connect)
         self.sio.on("table:state", self._on_state)
         self.sio.on("error", lambda data: self.errors.append(data.get("code") if isinstance(data, dict) else str(data)))
-        self.sio.connect(base_url, socketio_path=GAME_PATH, auth={"token": token, "lang": "de"},
+        self.sio.connect(f"{base_url}/?table={game_id}", socketio_path=GAME_PATH, auth={"token": token, "lang": "de"},
                          transports=["websocket"], wait_timeout=15)
 
     def _on_connect(self) -> None:
@@ -134,7 +137,7 @@ def start_tables(stack: LoadStack, games: tuple[str, ...] = ("hexagon", "bullet"
         players = []
         for bot in bots:
             ticket = bot.http.get(f"{stack.base_url}/api/game-ticket", timeout=15).json()
-            players.append(Player(stack.base_url, ticket["token"], bot.id))
+            players.append(Player(stack.base_url, ticket["token"], bot.id, game_id))
             bot.close()
         for player in players:
             player.join(game_id)
@@ -262,7 +265,7 @@ def test_one_game_process_of_two_killed(stack: LoadStack) -> None:
         connects_before = sum(p.connects for t in tables for p in t.players)
         victim.kill()
         play_rounds(tables, 2, seed=2)
-        # Its players came back by themselves, through the proxy, to the process still alive.
+        # Its players came back by themselves, through nginx, to the process still alive.
         assert sum(p.connects for t in tables for p in t.players) > connects_before
         victim.start(timeout=120)
         play_rounds(tables, 1, seed=3)

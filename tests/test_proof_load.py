@@ -1,5 +1,6 @@
-"""Load over real sockets (``bench.load``): bots behind the sticky proxy in front of two lobby and two
-game processes chat, challenge and play all four games, with each other and with the computer.
+"""Load over real sockets (``bench.load``): bots behind the deploy's nginx (``bench.nginx_router``) in
+front of two lobby and two game processes chat, challenge and play all four games, with each other
+and with the computer.
 
 The short run is part of the default suite: ten bots, zero errors, every rated game
 settled exactly once and the Taler ledger holding exactly the start capital.  The
@@ -24,7 +25,7 @@ _SHARED: dict[str, Any] = {}
 
 @pytest.fixture(scope="session")
 def proof_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoadStack]:
-    """The whole system behind the proxy, with a PostgreSQL and Redis of its own (the fault tests restart
+    """The whole system behind nginx, with a PostgreSQL and Redis of its own (the fault tests restart
     them, and the ledger check sums every entry), started once per session: ``tests/test_proof_faults.py``
     imports this fixture too, and a fixture imported into two modules is set up once per module."""
     if "stack" not in _SHARED:
@@ -53,7 +54,8 @@ def test_ten_bots_play_all_four_games_through_two_processes_without_errors(proof
     result = ramp(proof_stack, [6], seconds=8, p99_limit_ms=2000, seed=7, computer_every=3)
     _assert_clean(result)
     step = result["steps"][0]
-    assert step["bots"] == 10 and step["sockets"] == 20
+    # Connected: each bot's Wartesaal socket (a game socket opens per table, as in the browser).
+    assert step["bots"] == 10 and step["sockets"] == 10
     kinds = step["games_by_kind"]
     assert {k.split(":")[0] for k in kinds} == set(GAMES), kinds
     assert any(k.endswith(":computer") for k in kinds) and any(":" not in k for k in kinds)

@@ -14,7 +14,7 @@ from shared import db
 from tests.stack import Infra, ServiceProcess
 from tests.test_metrics import scrape, value
 from tests.test_tables_play import play_out
-from tests.test_tables_support import TableClient, legal_texts, load, my_turn, new_game, players
+from tests.test_tables_support import TableClient, legal_texts, load, my_turn, new_game, players, stored_when
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +40,8 @@ def test_the_game_goes_on_after_the_service_is_killed(infra: Infra, log_dir: Pat
                                       "move": rng.choice(legal_texts(mover.states[game_id]))})
         for c in clients:
             c.state(game_id, lambda s: s["version"] == 6)
-        before = load(pool, game_id)
+        # Served by one process, the sixth move is shown before it is written: wait for the row.
+        before = stored_when(pool, game_id, lambda r: r.version == 6)
         first.kill()
         killed = time.monotonic()
         for c in clients:
@@ -115,7 +116,7 @@ def test_two_processes_serve_one_table_without_races(infra: Infra, log_dir: Path
             c1.states[game_id]["moves"] == row.moves
         assert c1.states[game_id]["you"] is None and c1.states[game_id]["view"]["legal_moves"] == []
         # Served by both processes, the table's moves were all written before anyone saw them.
-        assert [value(scrape(p.url), "game_moves_shown_first_total") for p in (one, two)] == [0, 0]
+        assert [value(scrape(p.url), "spielcenter_game_moves_shown_first_total") for p in (one, two)] == [0, 0]
         # Both processes watch the flags of every table: a flag falls once, one game_finished event.
         flagged = new_game(pool, "hexagon", (a.id, b.id), clock={"base_ms": 1500, "inc_ms": 0})
         a1.join(flagged)

@@ -12,7 +12,7 @@ import requests
 from services.game.replay import replay
 from shared import db
 from shared.games import get_game
-from tests.stack import Infra, ServiceProcess
+from tests.stack import Infra, ServiceProcess, wait_until
 from tests.test_tables_support import TableClient, legal_texts, load, new_game, players, stored_when, token
 
 CLOCK = {"base_ms": 300_000, "inc_ms": 3000}
@@ -209,7 +209,8 @@ def test_leaving_loses_after_30_seconds_and_a_reload_keeps_the_table(game_servic
     try:
         ca.join(game_id)
         cb.join(game_id)
-        assert r.hget("presence:status", a.id) == b"spielt"
+        # The joiner gets the table first, then its status is written: wait for it.
+        wait_until(lambda: r.hget("presence:status", a.id) == b"spielt", 5, "a not shown as playing")
         move(ca, game_id)
         # b reloads: gone for three seconds, then back at the same table, intact.
         cb.close()

@@ -12,6 +12,7 @@ from typing import Any
 
 import psycopg
 import pytest
+import redis
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
@@ -128,7 +129,7 @@ def test_a_move_is_written_before_it_is_shown(infra: Infra, pool, row: GameRow, 
     assert seen == [("settled", row.version + 1, row.version + 1)]
 
 
-def test_a_tipp_asked_while_the_computers_answer_is_shown_waits_for_its_write(pool) -> None:  # noqa: ANN001
+def test_a_tipp_asked_while_the_computers_answer_is_shown_waits_for_its_write(pool, infra: Infra) -> None:  # noqa: ANN001
     """The asker saw the computer's answer at once; the Tipp desk reads the row only once it is written."""
     human = accounts.create_guest(pool)
     with pool.connection() as conn, conn.transaction():
@@ -154,7 +155,7 @@ def test_a_tipp_asked_while_the_computers_answer_is_shown_waits_for_its_write(po
     computer.start()
     _until(lambda: bool(shown))
     sent: list[Any] = []
-    desk = HintDesk(tables, sent.append)
+    desk = HintDesk(tables, sent.append, redis.Redis.from_url(infra.redis_url))
     asked: list[Any] = []
 
     def ask() -> None:

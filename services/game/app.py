@@ -11,32 +11,35 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import redis
 from flask import Flask, Request, Response, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_socketio import SocketIO
+from gevent.event import Event
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
-from services import gevent_start
+from services import gevent_start, oversized_frames
 from services.ai_worker.app import app as celery_app
 from services.ai_worker.ping import SOCKETIO_CHANNEL
 from services.game import sockets, solo_sockets, table_metrics
 from services.game.computer_seat import ComputerSeat
 from services.game.flag_schedule import FlagSchedule
+from services.game.fleet import Fleet
 from services.game.hint import HintDesk
 from services.game.http_routes import games_blueprint
 from services.game.player_status import PlayerStatus
-from services.game.publisher import TablePublisher, watch_room
+from services.game.publisher import TablePublisher, table_room, watch_room
 from services.game.replay import StateCache
 from services.game.review_routes import review_blueprint
 from services.game.seat_connections import SeatConnections
 from services.game.table import Settled, Tables, flag_deadline
+from services.game.table_handover import TableHandover
 from services.game.watchers import Watchers
 from services.game.wire_packet import JsonPacket, JsonQueue
 from services.socketio_flask import SocketIOFlask
-from shared import ai_protocol, db, logs, outbox, redis_pool, settings
+from shared import ai_protocol, db, logs, outbox, redis_address, redis_pool, scrape_metrics, settings
 from shared.health import health_blueprint, redis_check
+from shared.session_sockets import SessionSockets
 from shared.socket_errors import TRANSPORT_MAX_BYTES
 
 SOCKETIO_PATH = "game/socket.io"
@@ -45,6 +48,10 @@ SOCKETIO_PATH = "game/socket.io"
 # frozen, rarer collections stay short.  bench/tables.py runs its echo server with
 # the same settings so the comparison is fair.
 GC_THRESHOLDS = (50_000, 50, 100)
+# Stopping: the longest wait for this process's sockets to close, then for their last events
+# (a move being written) to end.  deploy/k8s/game.yaml's terminationGracePeriodSeconds covers
+# its preStop pause plus twice this.
+HAND_OVER_S = 10.0
 
 
 def tune_collector() -> None:
@@ -180,7 +187,13 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     redis_client = redis_pool.shared_client(config.redis_url, socket_timeout=5, socket_connect_timeout=2)
     app.extensions["db_pool"] = pool
     app.extensions["redis"] = redis_client
-    app.register_blueprint(health_blueprint({"postgres": lambda: db.check(pool), "redis": redis_check(redis_client)}))
+    app.extensions["session_sockets"] = SessionSockets(pool, config.redis_url)
+    scrape_metrics.register(scrape_metrics.DatastoresUp({"postgres": lambda: db.check(pool),
+                                                         "redis": redis_check(redis_client)}))
+    stopping = Event()  # SIGTERM: the process hands its tables over and takes no new ones (/readyz 503)
+    app.extensions["stopping"] = stopping
+    app.register_blueprint(health_blueprint({"postgres": lambda: db.check(pool), "redis": redis_check(redis_client)},
+                                            stopping=stopping.is_set))
 
     queue = JsonQueue(config.redis_url, channel=SOCKETIO_CHANNEL)
     socketio = SocketIO(
@@ -196,6 +209,7 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
         # greenlet of its own (no handler here waits for another event of its socket).
         async_handlers=False,
     )
+    oversized_frames.install(app, socketio, SOCKETIO_PATH)
     cache = StateCache()
     # The tables' own pool lends connections without a test query (one round trip less
     # per move); Tables retries an action once on a connection that died.  A move's
@@ -214,13 +228,29 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
                         lambda: ((room, len(members)) for room, members in queue.rooms.get("/", {}).items()),
                         lambda game_id: bool(queue.rooms.get("/", {}).get(watch_room(game_id))))
     publisher = TablePublisher(socketio, pool, queue, watchers)
-    answers = redis.Redis.from_url(config.redis_url, decode_responses=True, socket_timeout=10,
+
+    def drop_connection(sid: str) -> None:
+        # The Engine.IO connection, not the Socket.IO session: a client told "io server
+        # disconnect" would not reconnect; one whose transport closed does.
+        eio_sid = socketio.server.manager.eio_sid_from_sid(sid, "/")
+        if eio_sid is not None:
+            socketio.server.eio.disconnect(eio_sid)
+
+    publisher.handover = TableHandover(
+        redis_client, lambda: queue.host_id,
+        lambda game_id: list(queue.rooms.get("/", {}).get(table_room(game_id), {})),
+        lambda sid: socketio.server.get_environ(sid, "/"), drop_connection, socketio.start_background_task)
+    answers = redis_address.client(config.redis_url, decode_responses=True, socket_timeout=10,
                                    socket_connect_timeout=2)
+    fleet = Fleet(redis_client, queue.channel)
+    app.extensions["fleet"] = fleet
     computer = ComputerSeat(ai_protocol.MoveRequester(redis_client, ai_protocol.celery_sender(celery_app)), answers,
-                            config.event_consumer_name)
-    connections = SeatConnections(redis_client)
+                            config.event_consumer_name, serves=queue.channels.serves, forward=queue.forward_answer,
+                            period=fleet.period)
+    queue.on_forwarded_answer = computer.forwarded
+    connections = SeatConnections(redis_client, period=fleet.period)
     status = PlayerStatus(redis_client, config.redis_url)
-    runtime = TableRuntime(tables, publisher, FlagSchedule(redis_client), computer, connections, status)
+    runtime = TableRuntime(tables, publisher, FlagSchedule(redis_client, fleet.period), computer, connections, status)
     tables.on_settled = runtime.settled
     tables.may_show_first = publisher.only_here
     tables.on_shown = runtime.shown
@@ -234,7 +264,7 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     # Battlehanse alone (issue 8): Tipp and Rückblick.
     app.register_blueprint(review_blueprint(pool, config))
     solo_sockets.register(socketio, pool, tables, publisher,
-                          HintDesk(tables, ai_protocol.celery_sender(celery_app)),
+                          HintDesk(tables, ai_protocol.celery_sender(celery_app), redis_client),
                           lambda review_id: celery_app.send_task("ai.review_game", args=[review_id]))
     return app, socketio
 
@@ -250,15 +280,34 @@ def main() -> None:
         log.warning("outbox relay failed; retrying", extra={"fields": {"error": repr(exc)}})
 
     # The relay lives with the producer of the events (finished games are written here).
-    relay_redis = redis.Redis.from_url(config.redis_url, socket_timeout=5, socket_connect_timeout=2)
+    relay_redis = redis_address.client(config.redis_url, socket_timeout=5, socket_connect_timeout=2)
+    fleet: Fleet = app.extensions["fleet"]
+    # The relay's idle poll is shared by the game processes too (services.game.fleet).
     socketio.start_background_task(
-        outbox.run_relay, app.extensions["db_pool"], relay_redis, relay_failed, 0.5, socketio.sleep
+        outbox.run_relay, app.extensions["db_pool"], relay_redis, relay_failed, 0.5,
+        lambda seconds: socketio.sleep(fleet.period(seconds))
     )
     app.extensions["table_runtime"].start(socketio, log)
+    sessions = app.extensions["session_sockets"]
+    socketio.start_background_task(sessions.run_listener, socketio.sleep)
+    socketio.start_background_task(sessions.run_sweeper, socketio.sleep)
     tune_collector()
     logs.event(log, "game service listening", host=config.bind_host, port=config.game_port, path="/" + SOCKETIO_PATH)
     logging.getLogger("wsgi").setLevel(logging.WARNING)
-    # Stopping, moves are written before they are shown: a greenlet killed at the end of
-    # the grace would otherwise lose a move its players saw (services.game.table).
-    gevent_start.serve(app, config.bind_host, config.game_port,
-                       stopping=app.extensions["table_runtime"].tables.stop_showing_first)
+    runtime: TableRuntime = app.extensions["table_runtime"]
+
+    def stopping() -> None:
+        # From now on moves are written before they are shown: a greenlet killed at the end of
+        # the grace would otherwise lose a move its players saw (services.game.table).
+        app.extensions["stopping"].set()
+        runtime.tables.stop_showing_first()
+
+    def hand_over() -> None:
+        eio = socketio.server.eio
+        rooms = socketio.server.manager.rooms.get("/", {})
+        # A table's room is "game:<id>" (publisher.table_room); its spectators' "game:<id>:watch".
+        tables = sum(1 for room in rooms if isinstance(room, str) and room.removeprefix("game:").isdigit())
+        runtime.publisher.handover.leave(list(eio.sockets), eio.disconnect, tables, HAND_OVER_S)
+
+    gevent_start.serve(app, config.bind_host, config.game_port, stopping=stopping, hand_over=hand_over,
+                       grace_s=HAND_OVER_S)

@@ -8,6 +8,16 @@ applies an answer only while the table still stands at the answer's version (the
 table's version grows with every change, an undo included, so an answer to a
 position that was taken back is stale).  The row lock in ``Tables.move`` re-checks
 that, since a duplicate may be applied by another process meanwhile.
+
+An answer is applied by the process that serves its table (whose sockets sit there; the
+router sends every socket of a table to one process): the process that reads it from the
+stream, if it does not serve the table itself, hands it on over the table's Redis channel
+(:meth:`ComputerSeat.forwarded`), and applies it only when no process heard it (nobody at
+the table).  Applied anywhere else, the move would be written by a process without the
+table's row in its cache and reach the players through Redis, and the owner's next write
+would find the row changed and decide again under the row lock.  A forwarded answer that
+is lost with its receiver (killed in that instant) is asked for again at its deadline: the
+outstanding request stays in Redis until an answer is applied.
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ from collections.abc import Callable
 
 import redis
 
+from services.game import table_metrics
 from services.game.refusals import TableRefusal
 from services.game.table import Settled, Tables
 from shared import ai_protocol
@@ -26,6 +37,8 @@ from shared.games import get_game
 
 GROUP = "game-service"
 RESEND_EVERY_S = 1.0
+ANSWER_WAIT_S = 0.5  # the longest wait for the answer stream before the loop comes round
+ANSWER_WAIT_MAX_S = 4.0  # however many processes share the rounds: below the answer client's socket timeout
 # A request sent again is late already: a second of thinking, not Stark's full budget.
 RESEND_BUDGET_S = 1.0
 
@@ -48,9 +61,18 @@ def _as_answer(request: ai_protocol.MoveRequest) -> MoveAnswer:
 
 
 class ComputerSeat:
-    def __init__(self, requester: MoveRequester, answers: redis.Redis, consumer: str) -> None:
+    def __init__(self, requester: MoveRequester, answers: redis.Redis, consumer: str,
+                 serves: Callable[[int], bool] = lambda table_id: True,
+                 forward: Callable[[int, str, dict[str, str]], int] | None = None,
+                 period: Callable[[float], float] = lambda seconds: seconds) -> None:
+        """``serves(table)``: whether this process's sockets sit at the table; ``forward(table,
+        entry_id, fields)`` hands an answer to the processes that do and says how many heard it;
+        ``period(s)``: how long to wait for the re-sends due every ``s`` (services.game.fleet)."""
         self.requester = requester
+        self.period = period
         self.inbox = AnswerInbox(answers, GROUP, consumer)
+        self.serves, self.forward = serves, forward
+        self._tables: Tables | None = None
         # Tables whose request could not even be recorded (Redis or the broker away at that
         # moment): nothing in Redis knows of them, so this process asks again until it works.
         self.unrequested: set[int] = set()
@@ -101,6 +123,7 @@ class ComputerSeat:
 
     def _apply(self, tables: Tables) -> Callable[[MoveAnswer], None]:
         def apply(answer: MoveAnswer) -> None:
+            table_metrics.COMPUTER_ANSWERS_APPLIED.inc()
             try:
                 tables.computer_move(int(answer.table_id), answer.ply, answer.seat, answer.move or "")
             except TableRefusal as exc:
@@ -111,22 +134,77 @@ class ComputerSeat:
 
         return apply
 
+    def _elsewhere(self, answer: MoveAnswer) -> bool:
+        """Whether the answer's table may be served by another process, not this one."""
+        if self.forward is None or not str(answer.table_id).isdigit():
+            return False
+        return not self.serves(int(answer.table_id))
+
+    def _handed_on(self, answer: MoveAnswer) -> bool:
+        """Whether the answer went to the processes serving its table (then it is done here)."""
+        if self.forward is None or not self._elsewhere(answer):
+            return False
+        if self.forward(int(answer.table_id), answer.entry_id, answer.to_fields()) == 0:
+            return False
+        table_metrics.COMPUTER_ANSWERS_HANDED_ON.inc()
+        return True
+
+    def _owner_first(self, tables: Tables) -> tuple[Callable[[MoveAnswer], bool], Callable[[MoveAnswer], None]]:
+        """``is_current`` and ``apply`` for answers read from the stream: an answer for a table
+        another process serves is handed on unread (that process checks it)."""
+        is_current, apply = self._is_current(tables), self._apply(tables)
+
+        def current_or_elsewhere(answer: MoveAnswer) -> bool:
+            if self._elsewhere(answer):
+                return True  # decided by apply: handed on, or checked here if nobody serves the table
+            return is_current(answer)
+
+        def apply_where_served(answer: MoveAnswer) -> None:
+            if self._handed_on(answer):
+                return
+            if not is_current(answer):
+                return
+            apply(answer)
+
+        return current_or_elsewhere, apply_where_served
+
+    def forwarded(self, entry_id: str, fields: dict[str, str]) -> None:
+        """An answer another process read from the stream, for a table this process serves."""
+        tables = self._tables
+        if tables is None:
+            return
+        try:
+            answer = MoveAnswer.from_fields(entry_id, fields)
+        except ai_protocol.ProtocolError:
+            return
+        if answer.move is None:
+            return
+        try:
+            if self._is_current(tables)(answer):
+                self._apply(tables)(answer)
+        except Exception as exc:  # asked for again at its deadline (the request stays in Redis)
+            log.warning("forwarded computer answer failed", extra={"fields": {"table": answer.table_id,
+                                                                              "error": repr(exc)}})
+
     def run(self, tables: Tables, sleep: Callable[[float], None], failed: Callable[[Exception], None]) -> None:
         """Consume answers forever; re-send requests a silent worker never answered."""
-        is_current, apply = self._is_current(tables), self._apply(tables)
+        self._tables = tables
+        is_current = self._is_current(tables)
+        is_current_here, apply = self._owner_first(tables)
         next_resend = 0.0
         while True:
             try:
                 self.inbox.ensure_group()
                 while True:
-                    self.inbox.poll(is_current, apply, block_ms=500)
+                    # An answer ends the wait at once; the wait only bounds the rounds of re-sends.
+                    self.inbox.poll(is_current_here, apply, block_ms=int(min(self.period(ANSWER_WAIT_S), ANSWER_WAIT_MAX_S) * 1000))
                     if time.monotonic() >= next_resend:
                         self.retry_unrequested(tables)
-                        self.inbox.claim_abandoned(is_current, apply)
+                        self.inbox.claim_abandoned(is_current_here, apply)
                         self.requester.resend_overdue(
                             RESEND_BUDGET_S,
                             still_wanted=lambda req: is_current(_as_answer(req)))
-                        next_resend = time.monotonic() + RESEND_EVERY_S
+                        next_resend = time.monotonic() + self.period(RESEND_EVERY_S)
             except Exception as exc:
                 failed(exc)
                 sleep(1.0)

@@ -2,7 +2,7 @@
 
 Each running table with a running clock has one entry in the Redis sorted set
 :data:`KEY` (member: game id, score: the deadline in epoch ms).  Every process polls
-it; a Lua script removes and returns the due entries in one step, so exactly one
+it (all of them together about as often as one alone would: services.game.fleet); a Lua script removes and returns the due entries in one step, so exactly one
 process claims each.  The claimant re-checks the clock under the table's row lock
 (``Tables.flag``), which is the only judge: an entry that was early (the player
 moved meanwhile, or clocks of two machines differ) is simply scheduled again from
@@ -42,8 +42,11 @@ log = logging.getLogger("game.flags")
 
 
 class FlagSchedule:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, period: Callable[[float], float] = lambda seconds: seconds) -> None:
+        """``period(s)``: how long to wait for a poll due every ``s`` (services.game.fleet: the
+        processes share the polls)."""
         self.redis = client
+        self.period = period
         self._claim = client.register_script(_CLAIM)
         self._resync_wanted = False
 
@@ -97,11 +100,11 @@ class FlagSchedule:
                     next_resync = time.monotonic() + RESYNC_S
                 elif time.monotonic() >= next_new:
                     seen = max(seen, self.resync(tables, seen))
-                    next_new = time.monotonic() + NEW_GAMES_S
+                    next_new = time.monotonic() + self.period(NEW_GAMES_S)
                 for game_id in self.claim_due():
                     if not tables.flag(game_id):
                         current = tables.current(game_id)
                         self.set(game_id, flag_deadline(current.row, current.state))
             except Exception as exc:  # Redis or PostgreSQL away for a moment: keep polling
                 failed(exc)
-            sleep(POLL_S)
+            sleep(self.period(POLL_S))

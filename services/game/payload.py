@@ -1,7 +1,8 @@
 """``table:state`` for one recipient: the whole table as that seat (or a spectator) may see it.
 
-Each seat and each spectator gets its own payload built from ``GAME.view(state, seat)``;
-nothing here ever puts one seat's view into a payload meant for another.
+Each seat and each spectator gets its own payload built from ``GAME.view(state, seat)``
+(a sealed game's ``sealed_view``: :mod:`services.game.sealed`); nothing here ever puts
+one seat's view into a payload meant for another.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from services.game.move_limits import per_move_limit_ms
 from services.game.round_pause import pause_deadline
+from services.game.sealed import view_of
 from services.game.table import clock_seat, has_time_limit
 from shared import clock
 from shared.game_store import GameRow
@@ -65,25 +67,59 @@ def moves_visible(view: dict[str, Any], engine_history: list[str]) -> list[str]:
 def table_state(row: GameRow, state: Any, you: int | None, people: dict[int, dict[str, Any]],
                 now_ms: int | None = None) -> dict[str, Any]:
     """The ``table:state`` payload for the recipient sitting on ``you`` (None: spectator)."""
-    engine = get_game(row.game)
-    view = engine.view(state, you)
-    return {
-        "game_id": row.id,
-        "game": row.game,
-        "version": row.version,
-        "mode": row.mode,
-        "rated": row.rated,
-        "stake": row.stake,
-        "seats": seats_of(row, people),
-        "you": you,
-        "view": view,
-        "clocks": clocks_of(row, state, int(time.time() * 1000) if now_ms is None else now_ms),
-        "offers": {"draw": row.draw_offer, "takeback": row.takeback_offer},
-        "status": row.status,
-        "result": row.result,
-        "moves": moves_visible(view, engine.history(state)),
-        "final_position_delay_ms": FINAL_POSITION_DELAY_MS,
-    }
+    return TableStates(row, state, people, now_ms).of(you)
+
+
+class TableStates:
+    """The ``table:state`` payloads of one table as it stands, for each recipient in turn.
+
+    What every recipient gets alike (seats, clocks, offers, the engine's move list) is
+    built once, for the first payload, and shared by the others: a move's states go to
+    both seats (and the spectators), and building those parts for each was a good share
+    of a move's CPU (bench/tables.py).  Only the view, and the move list where the view
+    keeps its own, are the recipient's own."""
+
+    def __init__(self, row: GameRow, state: Any, people: dict[int, dict[str, Any]],
+                 now_ms: int | None = None) -> None:
+        self.row, self.state, self.people = row, state, people
+        self.now_ms = now_ms
+        self._common: dict[str, Any] | None = None
+        self._history: list[str] | None = None
+
+    def _engine_history(self) -> list[str]:
+        if self._history is None:
+            self._history = get_game(self.row.game).history(self.state)
+        return self._history
+
+    def of(self, you: int | None) -> dict[str, Any]:
+        """The payload for the recipient sitting on ``you`` (None: spectator)."""
+        row = self.row
+        common = self._common
+        if common is None:
+            now_ms = int(time.time() * 1000) if self.now_ms is None else self.now_ms
+            common = self._common = {
+                "seats": seats_of(row, self.people),
+                "clocks": clocks_of(row, self.state, now_ms),
+                "offers": {"draw": row.draw_offer, "takeback": row.takeback_offer},
+            }
+        view = view_of(row, self.state, you)
+        return {
+            "game_id": row.id,
+            "game": row.game,
+            "version": row.version,
+            "mode": row.mode,
+            "rated": row.rated,
+            "stake": row.stake,
+            "seats": common["seats"],
+            "you": you,
+            "view": view,
+            "clocks": common["clocks"],
+            "offers": common["offers"],
+            "status": row.status,
+            "result": row.result,
+            "moves": moves_visible(view, self._engine_history()),
+            "final_position_delay_ms": FINAL_POSITION_DELAY_MS,
+        }
 
 
 def same_device_seat(row: GameRow, state: Any) -> int:

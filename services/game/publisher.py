@@ -17,8 +17,9 @@ from flask_socketio import SocketIO
 from psycopg_pool import ConnectionPool
 from redis.client import Pipeline
 
-from services.game.payload import same_device_seat, table_state
+from services.game.payload import TableStates, same_device_seat, table_state
 from services.game.table import Settled
+from services.game.table_handover import TableHandover
 from services.game.watchers import Watchers
 from services.game.wire_packet import JsonQueue
 from shared import game_store
@@ -51,6 +52,7 @@ class TablePublisher:
         self._names: LruMap[int, dict[int, dict[str, Any]]] = LruMap(NAMES_CACHED)
         # game id → processes its last publication reached
         self._receivers: LruMap[int, int] = LruMap(RECEIVERS_KNOWN)
+        self.handover: TableHandover | None = None
 
     def names(self, row: GameRow) -> dict[int, dict[str, Any]]:
         """The players' names and Elo at a table, read once per table and process (the
@@ -101,7 +103,7 @@ class TablePublisher:
                 self.queue.emit_each("table:state", [(table_state(row, settled.state, None, names), watch_room(row.id))])
 
         shown = settled.shown if settled.shown is not None else self.show_here(settled)
-        self.queue.publish_emitted(shown, along_and_ask, answered)
+        self.queue.publish_emitted(shown, along_and_ask, answered, alone=self.only_here(row.id))
 
     def only_here(self, game_id: int) -> bool:
         """Whether this process alone serves the table: it has sockets there, and the
@@ -117,6 +119,13 @@ class TablePublisher:
         if not isinstance(receivers, int):  # the publication failed: nothing learnt
             return
         self._receivers.put(game_id, receivers)
+        if self.handover is not None:
+            self.handover.heard(game_id, receivers)
+
+    def sat_down(self, game_id: int, sid: str) -> None:
+        """Socket ``sid`` sat down at the table here (services.game.table_handover)."""
+        if self.handover is not None:
+            self.handover.sat_down(game_id, sid)
 
     def show_here(self, settled: Settled) -> list[dict[str, Any]]:
         """Every recipient's state, to this process's sockets only, before the change is
@@ -136,16 +145,17 @@ class TablePublisher:
         """(payload, room) for every recipient, built one at a time: the player waiting
         for this state gets it before the next payload is even built."""
         row, state = settled.row, settled.state
+        states = TableStates(row, state, names)
         if row.mode == "same_device":
-            yield table_state(row, state, same_device_seat(row, state), names), seat_room(row.id, 0)
+            yield states.of(same_device_seat(row, state)), seat_room(row.id, 0)
         else:
             # The side to move first: its player is the one waiting for this state.
             to_move = get_game(row.game).to_move(state)
             for seat in sorted((0, 1), key=lambda s: s not in to_move):
                 if row.seats[seat] is not None:
-                    yield table_state(row, state, seat, names), seat_room(row.id, seat)
+                    yield states.of(seat), seat_room(row.id, seat)
         if spectators:
-            yield table_state(row, state, None, names), watch_room(row.id)
+            yield states.of(None), watch_room(row.id)
 
     def presence(self, game_id: int, user_id: int, away_ms: int | None, claim_after_ms: int,
                  to: str | None = None) -> None:

@@ -52,8 +52,13 @@ def _member(game_id: int, user_id: int) -> str:
 
 
 class SeatConnections:
-    def __init__(self, client: redis.Redis, leave_after_ms: int = LEAVE_AFTER_MS) -> None:
+    def __init__(self, client: redis.Redis, leave_after_ms: int = LEAVE_AFTER_MS,
+                 period: Callable[[float], float] = lambda seconds: seconds) -> None:
+        """``period(s)``: how long to wait for the check for players gone, due every ``s``
+        (services.game.fleet: the processes share it; the heartbeat of this process's own
+        players keeps its period)."""
         self.redis = client
+        self.period = period
         self.leave_after_ms = leave_after_ms
         self._claim = client.register_script(_CLAIM)
         self._sids: dict[tuple[int, int], set[str]] = defaultdict(set)  # this process's sockets
@@ -149,4 +154,4 @@ class SeatConnections:
                     tables.abandon(game_id, user_id)
             except Exception as exc:
                 failed(exc)
-            sleep(CHECK_S)
+            sleep(self.period(CHECK_S))

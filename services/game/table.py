@@ -355,7 +355,7 @@ class Tables:
             self.rows.forget(game_id)
             return False if first else None
         after = dataclasses.replace(after, xmin=xmin)
-        self.cache.put(game_id, after.moves, after.move_seats, new_state)
+        self.cache.put(game_id, after.moves, after.move_seats, new_state, after.reshuffles)
         self.rows.put(after)
         return Settled(after, new_state, shown=shown)
 
@@ -446,7 +446,7 @@ class Tables:
                                      turn_started_at=now, version=after.version, draw_offer=None,
                                      takeback_offer=None)
         after = dataclasses.replace(after, xmin=xmin)
-        self.cache.put(row.id, after.moves, after.move_seats, new_state)
+        self.cache.put(row.id, after.moves, after.move_seats, new_state, after.reshuffles)
         outcome = get_game(row.game).outcome(new_state)
         if outcome is not None:
             return self._finish(conn, after, new_state, now, outcome.to_dict())
@@ -525,7 +525,7 @@ class Tables:
             if action == "decline":
                 declined = self._write_offers(conn, row, state, draw=row.draw_offer, takeback=None)
                 return self._takeback_backoff(conn, declined, offer, now, declined=True)
-            taken = self._truncate(conn, row, now, _last_index_of(row.move_seats, offer))
+            taken = self._truncate(conn, row, now, _last_index_of(row.move_seats, offer), before=state)
             return self._takeback_backoff(conn, taken, offer, now, declined=False)
 
         return self._locked(game_id, act)
@@ -551,12 +551,12 @@ class Tables:
             if row.mode == "same_device":
                 if not row.moves:
                     raise TableRefusal("nothing_to_take_back")
-                return self._truncate(conn, row, now, len(row.moves) - 1)
+                return self._truncate(conn, row, now, len(row.moves) - 1, before=state)
             cut = _last_index_of(row.move_seats, seats[0])
             if cut is None:
                 raise TableRefusal("nothing_to_take_back")
             # Against the computer the unseen cards are mixed anew (Battlehanse, seed 000).
-            return self._truncate(conn, row, now, cut, mix=True)
+            return self._truncate(conn, row, now, cut, mix=True, before=state)
 
         return act
 
@@ -564,8 +564,10 @@ class Tables:
         """Zug zurück at a local table: vs computer your last move and its answer; same device the last move."""
         return self._locked(game_id, self._undo_for(user_id))
 
-    def _truncate(self, conn: Any, row: GameRow, now: dt.datetime, keep: int | None, mix: bool = False) -> Settled:
-        """Keep the first ``keep`` moves; replay from (options, seed, moves[:keep], reshuffles)."""
+    def _truncate(self, conn: Any, row: GameRow, now: dt.datetime, keep: int | None, mix: bool = False,
+                  before: Any = None) -> Settled:
+        """Keep the first ``keep`` moves; replay from (options, seed, moves[:keep], reshuffles).
+        ``before`` (the state with every move): what the take-back must keep from it."""
         if keep is None:
             raise TableRefusal("nothing_to_take_back")
         after = dataclasses.replace(
@@ -577,7 +579,7 @@ class Tables:
                                      lag_quota_ms=after.lag_quota_ms, turn_started_at=now, version=after.version,
                                      draw_offer=None, takeback_offer=None)
         after = dataclasses.replace(after, xmin=xmin)
-        after = reshuffles_after_undo(conn, after, keep, mix)
+        after = reshuffles_after_undo(conn, after, keep, mix, before, self.cache.state)
         return Settled(after, self.cache.state(after))
 
     def flag(self, game_id: int) -> bool:

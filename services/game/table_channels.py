@@ -40,6 +40,13 @@ CONFIRM_WAIT_S = 2.0
 _GAME_ROOM = re.compile(r"game:(\d+)(?::|$)")
 
 
+def table_channel(base: str, game_id: int | str) -> str:
+    """The Redis channel of table ``game_id`` under the Socket.IO queue's channel ``base``:
+    only the processes serving the table listen to it (a Celery worker's Tipp is published
+    there, services.ai_worker.move_task)."""
+    return f"{base}:game:{game_id}"
+
+
 def game_of_room(room: object) -> int | None:
     """The table a room belongs to (None: not a table's room)."""
     if not isinstance(room, str):
@@ -60,8 +67,8 @@ class TableChannels:
         self._awaiting: set[str] = set()  # subscriptions of a reconnect not yet confirmed
         self.on_resubscribed: Callable[[list[int]], None] = lambda game_ids: None
 
-    def channel(self, game_id: int) -> str:
-        return f"{self.base}:game:{game_id}"
+    def channel(self, game_id: int | str) -> str:
+        return table_channel(self.base, game_id)
 
     def channel_of_room(self, room: object) -> str:
         """Where an emit to ``room`` is published."""

@@ -27,6 +27,7 @@ class TablePresence:
         row = settled.row
         if not row.running:
             return
+        self.publisher.sat_down(row.id, sid)
         if row.seats_of(user_id):
             self.connections.joined(sid, row.id, user_id)
         if row.mode != "wartesaal":

@@ -32,8 +32,13 @@ from socketio.packet import EVENT, Packet
 
 from services.game.redis_batch import RedisBatch, Then
 from services.game.table_channels import TableChannels
+from shared import redis_address
 
 _COMPACT = (",", ":")
+
+# A computer's answer handed to the processes serving its table starts with these bytes
+# (never a Socket.IO queue message, which is a JSON object).
+FORWARDED_ANSWER = b"answer:"
 
 # The listener's longest wait between attempts to reach Redis again (the library waits up
 # to 60 s): every second of it after Redis is back, this process hears no other process.
@@ -122,6 +127,16 @@ class QueueJson:
         return orjson.loads(text)
 
 
+def _numsub_count(reply: Any) -> int | None:
+    """The listener count in a ``PUBSUB NUMSUB <channel>`` reply (``[channel, n]``, or redis-py's
+    parsed ``[(channel, n)]``); None for anything else (an error)."""
+    if isinstance(reply, list | tuple) and len(reply) == 1 and isinstance(reply[0], list | tuple):
+        reply = reply[0]
+    if isinstance(reply, list | tuple) and len(reply) == 2 and isinstance(reply[1], int):
+        return reply[1]
+    return None
+
+
 class JsonQueue(socketio.RedisManager):
     """The Redis message queue without python-socketio's binary scan of every emit,
     with a channel per table and every publication sent through one batch.
@@ -145,6 +160,7 @@ class JsonQueue(socketio.RedisManager):
         self._codec.host_id = self.host_id
         self.channels = TableChannels(self.channel)
         self.batch = RedisBatch(self._publishing_client, self._redis_connect)
+        self.on_forwarded_answer: Callable[[str, dict[str, str]], None] = lambda entry_id, fields: None
 
     def set_server(self, server: Any) -> None:
         super().set_server(server)
@@ -178,7 +194,7 @@ class JsonQueue(socketio.RedisManager):
         while True:
             pubsub = None
             try:
-                client = self._get_redis_module().Redis.from_url(self.redis_url, **self.redis_options)
+                client = redis_address.client(self.redis_url, **self.redis_options)
                 pubsub = client.pubsub()
                 self.channels.attach(pubsub)
                 retry_sleep = 1.0
@@ -199,9 +215,31 @@ class JsonQueue(socketio.RedisManager):
         for message in self._redis_listen_with_retries():
             kind = message.get("type")
             if kind == "message":
-                yield message["data"]
+                data = message["data"]
+                if (data if isinstance(data, bytes) else data.encode()[:len(FORWARDED_ANSWER)]).startswith(
+                        FORWARDED_ANSWER):
+                    self._forwarded(data)
+                    continue
+                yield data
             elif kind == "subscribe":
                 self.channels.confirmed(message["channel"])
+
+    # ---- computer answers for the tables this process serves ----------------------------
+    def forward_answer(self, game_id: int, entry_id: str, fields: dict[str, str]) -> int:
+        """Publish a computer's answer (an ``ai:answers`` entry) on its table's channel: the
+        processes serving the table hear it (:attr:`on_forwarded_answer`).  How many heard it."""
+        text = orjson.dumps({"entry_id": entry_id, "fields": fields}).decode()
+        return int(self._publishing_client().publish(self.channels.channel(game_id), FORWARDED_ANSWER.decode() + text))
+
+    def _forwarded(self, data: bytes | str) -> None:
+        raw = data.encode() if isinstance(data, str) else data
+        try:
+            message = orjson.loads(raw[len(FORWARDED_ANSWER):])
+        except orjson.JSONDecodeError:
+            log.warning("malformed forwarded answer")
+            return
+        # Not in the listener: applying it reads and writes the table.
+        self.server.start_background_task(self.on_forwarded_answer, message["entry_id"], message["fields"])
 
     # ---- publishing ----------------------------------------------------------------------
     def emit(self, event: str, data: Any, namespace: str | None = None, room: str | None = None,
@@ -248,11 +286,36 @@ class JsonQueue(socketio.RedisManager):
         return messages
 
     def publish_emitted(self, messages: list[dict[str, Any]], along: Callable[[Pipeline], None] = lambda pipe: None,
-                        then: Then | None = None) -> None:
+                        then: Then | None = None, alone: bool = False) -> None:
         """Messages this process's sockets already have (:meth:`emit_here`) to the other
-        processes, as one publication with ``along``'s commands (see :meth:`emit_each`)."""
+        processes, as one publication with ``along``'s commands (see :meth:`emit_each`).
+
+        ``alone``: this process believes it is the only one listening to the table's channel.
+        Then the round trip only counts the channel's listeners (``PUBSUB NUMSUB``) instead of
+        publishing, so Redis sends nothing back to this very process, and the message is
+        encoded and published afterwards only if another process listens after all (it
+        subscribed before the count, so it may have read the table before this change).
+        ``then`` gets the listener count first either way."""
         channel = self.channels.channel_of_room(messages[0]["room"]) if messages else self.channel
-        self._publish_on(channel, {"method": "emit", "batch": messages, "host_id": self.host_id}, along, then)
+        data = {"method": "emit", "batch": messages, "host_id": self.host_id}
+        if not alone:
+            self._publish_on(channel, data, along, then)
+            return
+
+        def add(pipe: Pipeline) -> None:
+            pipe.execute_command("PUBSUB", "NUMSUB", channel)
+            along(pipe)
+
+        def counted(answers: list[Any] | None) -> None:
+            if answers is not None:
+                listeners = _numsub_count(answers[0])
+                answers = [listeners, *answers[1:]]
+                if listeners is None or listeners > 1:
+                    self._publish_on(channel, data)
+            if then is not None:
+                then(answers)
+
+        self.batch.submit(add, counted)
 
     def _publish(self, data: dict[str, Any]) -> None:
         """The library's publications (single emits, disconnects, rooms), through the batch."""

@@ -46,3 +46,46 @@ def test_view_after_the_end() -> None:
             "en": "No move left (fill up)",
             "score": [1.0, 60.0],
         }
+
+
+def _view_built_move_by_move(state, seat):  # noqa: ANN001, ANN202 - the reference, as the view was built before
+    """The view as built from ``play.effect`` and ``move_text`` per move (the definition the
+    fast path in ``hexagon.view`` must match byte for byte on the wire)."""
+    from shared.games.hexagon.notation import move_text
+    from shared.games.hexagon.play import effect, legal_for
+
+    view = dict(GAME.view(state, seat))
+    view["moves"] = [move_text(m) for m in state.moves()]
+    if "legal_moves" in view:
+        turned: dict[int, list[str]] = {}
+        view["legal_moves"] = [{"text": move_text(m), "effect": effect(state, m, turned)}
+                               for m in legal_for(state, seat)]
+    return view
+
+
+def test_views_equal_the_move_by_move_definition_over_whole_games() -> None:
+    """Every position of random games on every map under both end rules (passes included):
+    each seat's and a spectator's view encode to the same JSON as the reference."""
+    import random
+
+    import orjson
+
+    from shared.games.hexagon.maps import MAP_NAMES
+    from shared.games.hexagon.play import legal_for
+
+    rng = random.Random(16)
+    positions = passes = 0
+    for map_name in MAP_NAMES:
+        for end_rule in ("auffuellen", "aussetzen"):
+            for seed in range(3):
+                state = GAME.new_game({"map": map_name, "end_rule": end_rule}, seed)
+                while True:
+                    for seat in (0, 1, None):
+                        assert orjson.dumps(GAME.view(state, seat)) == orjson.dumps(_view_built_move_by_move(state, seat))
+                    positions += 1
+                    if GAME.outcome(state) is not None:
+                        break
+                    legal = legal_for(state, state.side)
+                    passes += legal == [legal[0]] and GAME.view(state, state.side)["legal_moves"][0]["effect"]["kind"] == "pass"
+                    state = GAME.apply(state, rng.choice(legal), state.side)
+    assert positions > 1000 and passes > 0

@@ -19,12 +19,65 @@ from __future__ import annotations
 from typing import Any
 
 from shared.games.base import Outcome
-from shared.games.hexagon.board import NEIGHBOURS, bits, names_of
+from shared.games.hexagon.board import NAMES, NEIGHBOURS, bits, names_of
 from shared.games.hexagon.ending import end_of
-from shared.games.hexagon.moves import clone_targets, reachable
+from shared.games.hexagon.moves import CLONE_FROM, PASS, clone_targets, reachable
 from shared.games.hexagon.notation import move_text, position_text
-from shared.games.hexagon.play import effect, legal_for
+from shared.games.hexagon.play import legal_for
 from shared.games.hexagon.state import State
+
+# Move int → (text, kind, from, to): what the legal-move list says about a move apart from
+# the stones it turns, which depend on the position.  The view for the seat to move lists
+# every legal move with its effect (``play.effect``) on every move of a game; looking these
+# parts up instead of computing them per move halves the view's time.  Filled on first use
+# (at most 61 clones, 61 × 12 jumps and the pass).
+_PARTS: dict[int, tuple[str, str, str | None, str | None]] = {}
+
+
+def _parts(move: int) -> tuple[str, str, str | None, str | None]:
+    parts = _PARTS.get(move)
+    if parts is None:
+        frm, to = move >> 6, move & 63
+        if move == PASS:
+            parts = (move_text(move), "pass", None, None)
+        elif frm == CLONE_FROM:
+            parts = (move_text(move), "clone", None, NAMES[to])
+        else:
+            parts = (move_text(move), "jump", NAMES[frm], NAMES[to])
+        _PARTS[move] = parts
+    return parts
+
+
+# Mask of turned stones → their names (a target cell has at most six neighbours, so few
+# masks recur); each view gets lists of its own.
+_TURNED_NAMES: dict[int, tuple[str, ...]] = {}
+
+
+def _turned_names(mask: int) -> list[str]:
+    names = _TURNED_NAMES.get(mask)
+    if names is None:
+        names = _TURNED_NAMES[mask] = tuple(names_of(mask))
+    return list(names)
+
+
+def legal_moves_with_effects(state: State, seat: int) -> list[dict[str, Any]]:
+    """``[{"text", "effect"}]`` for every legal move of ``seat``: the same as
+    ``{"text": move_text(m), "effect": play.effect(state, m)}`` per move, with the turned
+    stones named once per target cell (most targets are reached by a clone and several jumps)."""
+    opp = state.opp
+    turned: dict[int, list[str]] = {}
+    out = []
+    for move in legal_for(state, seat):
+        text, kind, frm, to = _parts(move)
+        if kind == "pass":
+            turns: list[str] = []
+        else:
+            cell = move & 63
+            turns = turned.get(cell)  # type: ignore[assignment]
+            if turns is None:
+                turns = turned[cell] = _turned_names(NEIGHBOURS[cell] & opp)
+        out.append({"text": text, "effect": {"kind": kind, "from": frm, "to": to, "turns": turns}})
+    return out
 
 
 def help_info(state: State, seat: int) -> dict[str, list[str]]:
@@ -49,9 +102,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         public = state.cached_view = _public(state, outcome)
     data: dict[str, Any] = {"game": "hexagon", "seat": seat, **public}
     if outcome is None and seat == state.side:
-        turned: dict[int, list[str]] = {}
-        data["legal_moves"] = [{"text": move_text(m), "effect": effect(state, m, turned)}
-                               for m in legal_for(state, seat)]
+        data["legal_moves"] = legal_moves_with_effects(state, seat)
         data["help"] = help_info(state, seat)
     return data
 
@@ -69,7 +120,7 @@ def _public(state: State, outcome: Outcome | None) -> dict[str, Any]:
         "ply": state.ply,
         "position": position_text(state.red, state.white, setup.holes, state.side, state.clock),
         "start": setup.start,
-        "moves": [move_text(m) for m in state.moves()],
+        "moves": [_parts(m)[0] for m in state.moves()],
         "score": [state.red.bit_count(), state.white.bit_count()],
         "outcome": outcome.to_dict() if outcome is not None else None,
     }
