@@ -82,16 +82,24 @@ def test_answers_are_judged_and_progress_is_kept_per_player(lobby: ServiceProces
     worst = data["moves"][-1]["move"]
     weak = anna.post(f"{url}/{data['id']}", json={"move": worst}, timeout=10).json()
     assert weak["stars"] == hanse_puzzles.stars(data, worst) and weak["best"] == data["moves"][:5]
-    solved = anna.post(f"{url}/{data['id']}", json={"move": data["moves"][0]["move"]}, timeout=10).json()
-    assert solved["stars"] == solved["best_stars"] == 3
-    # A weaker answer later keeps the best stars.
+    # The first answer showed the solution: copying it now is judged, but earns no stars.
+    copied = anna.post(f"{url}/{data['id']}", json={"move": data["moves"][0]["move"]}, timeout=10).json()
+    assert copied["stars"] == 3 and copied["best_stars"] == weak["stars"] == weak["best_stars"] < 3
     again = anna.post(f"{url}/{data['id']}", json={"move": worst}, timeout=10).json()
-    assert again["best_stars"] == 3
+    assert again["best_stars"] == weak["stars"]
 
     mine = {p["id"]: p for p in anna.get(url, timeout=10).json()["puzzles"]}
-    assert mine[data["id"]] == {"id": data["id"], "kind": "punkte", "stars": 3, "attempts": 3}
+    assert mine[data["id"]] == {"id": data["id"], "kind": "punkte", "stars": weak["stars"], "attempts": 3}
+    # Answered right the first time: three stars, and they stay.
+    other = next(p for p in PUZZLES if p["kind"] == "punkte" and p["id"] != data["id"])
+    first = bert.post(f"{url}/{other['id']}", json={"move": other["moves"][0]["move"]}, timeout=10).json()
+    assert first["stars"] == first["best_stars"] == 3
+    assert bert.post(f"{url}/{other['id']}", json={"move": other["moves"][-1]["move"]},
+                     timeout=10).json()["best_stars"] == 3
+    bert_stars = bert.get(url, timeout=10).json()["stars"]
+    assert bert_stars == 3
     theirs = bert.get(url, timeout=10).json()
-    assert theirs["stars"] == 0 and theirs["max_stars"] == 72
+    assert theirs["stars"] == 3 and theirs["max_stars"] == 72
     unknown = bert.get(f"{url}/nichts-99", headers={"X-Lang": "en"}, timeout=10)
     assert unknown.status_code == 404 and "no such" in unknown.json()["error"]["message"]
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, jsonify, request
 
-from services.lobby import hanse_puzzles
+from services.lobby import hanse_puzzles, puzzle_ratings
 from services.lobby.session import account_from
 from shared.accounts import Account
 from shared.i18n import request_language, text
@@ -53,9 +53,11 @@ def hanse_puzzle_blueprint(lobby: Lobby) -> Blueprint:
             return _error("not_logged_in", text("not_logged_in", _lang()))
         with lobby.pool.connection() as conn:
             progress = hanse_puzzles.progress_of(conn, account.id)
+            rating = puzzle_ratings.player_rating(conn, account.id, "hanse")
         puzzles = [{"id": p["id"], "kind": p["kind"], "stars": progress.get(p["id"], {}).get("stars", 0),
                     "attempts": progress.get(p["id"], {}).get("attempts", 0)} for p in hanse_puzzles.all_puzzles()]
-        return jsonify({"puzzles": puzzles, "stars": sum(p["stars"] for p in puzzles), "max_stars": 3 * len(puzzles)})
+        return jsonify({"puzzles": puzzles, "stars": sum(p["stars"] for p in puzzles), "max_stars": 3 * len(puzzles),
+                        "rating": rating})
 
     @bp.get("/<puzzle_id>")
     def show(puzzle_id: str):  # noqa: ANN202
@@ -88,7 +90,7 @@ def hanse_puzzle_blueprint(lobby: Lobby) -> Blueprint:
         except hanse_puzzles.PuzzleError as exc:
             return _refused(exc)
         with lobby.pool.connection() as conn, conn.transaction():
-            best_stars = hanse_puzzles.record_answer(conn, account.id, puzzle_id, result["stars"])
-        return jsonify({**result, "best_stars": best_stars})
+            best_stars, change = hanse_puzzles.record_answer(conn, account.id, puzzle_id, result["stars"])
+        return jsonify({**result, "best_stars": best_stars, "rating_change": change})
 
     return bp

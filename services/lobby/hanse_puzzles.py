@@ -21,7 +21,16 @@ Stars (:func:`stars`):
   points (the Rückblick's "small deviation" line); 1 = less than
   :data:`BEST_ONE_STAR`; 0 = more.
 
-Progress per player (best stars, attempts) is kept in ``hanse_puzzle_progress``.
+Initial rating (:func:`initial_rating`, as the Aufgaben's puzzles start from the
+catalogue's): around the players' start of 1500, a Punkte puzzle (arithmetic of one sale)
+:data:`KIND_OFFSET` below and a Bester-Zug puzzle (Stark's judgment over sampled deals) as
+far above, then up to :data:`GUESS_SPREAD` / 2 either way by how little a blind guess
+scores (the mean stars of all legal moves, / 3): where most moves score, it is easier.
+
+Progress per player (stars, attempts) is kept in ``hanse_puzzle_progress``.  The stars
+are those of the player's first answer: every answer shows the best moves with their
+values, so a second answer would only copy them.  That first answer also rates player and
+puzzle like the other games' Aufgaben (:mod:`services.lobby.puzzle_ratings`).
 """
 
 from __future__ import annotations
@@ -33,8 +42,10 @@ from typing import Any
 
 import psycopg
 
+from services.lobby import puzzle_ratings
 from shared.games import get_game
 from shared.games.hanse.cards import RATS_MEAN
+from shared.glicko2 import START_RATING
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "shared" / "data" / "hanse_puzzles.json"
 KINDS = ("punkte", "bester_zug")
@@ -44,6 +55,8 @@ POINTS_TWO_STARS = 2  # Punkte: two stars for at most this many points below the
 BEST_TWO_STARS = 3.0  # Bester Zug: two stars for giving up less than this (Rückblick: not red)
 BEST_ONE_STAR = 6.0
 SHOWN_MOVES = 5  # the best moves shown after solving
+KIND_OFFSET = {"punkte": -150.0, "bester_zug": 150.0}
+GUESS_SPREAD = 300.0
 
 
 class PuzzleError(ValueError):
@@ -113,6 +126,12 @@ def stars(data: dict[str, Any], move: str) -> int:
     return 1 if given_up < BEST_ONE_STAR else 0
 
 
+def initial_rating(data: dict[str, Any]) -> float:
+    """The puzzle's rating before anyone answered it (see the module docstring)."""
+    guess = sum(stars(data, row["move"]) for row in data["moves"]) / (3 * len(data["moves"]))
+    return START_RATING + KIND_OFFSET[data["kind"]] + GUESS_SPREAD * (0.5 - guess)
+
+
 def canonical_move(data: dict[str, Any], text: str) -> str:
     """The engine's text of the move ``text`` names in this puzzle; PuzzleError if not legal."""
     engine = get_game("hanse")
@@ -133,16 +152,29 @@ def solve(data: dict[str, Any], text: str) -> dict[str, Any]:
 
 
 # ---- progress ------------------------------------------------------------------------------
-def record_answer(conn: psycopg.Connection, user_id: int, puzzle_id: str, earned: int) -> int:
-    """Count an attempt and keep the best stars so far; returns the best stars now."""
+def record_answer(conn: psycopg.Connection, user_id: int, puzzle_id: str, earned: int) -> tuple[int, dict | None]:
+    """Count an attempt; the stars are the first answer's, given before the best moves were
+    shown (a later answer knows the solution: it is practice).  The first answer also rates
+    player and puzzle (Glicko-2, the player's score stars / 3; the Aufgaben's ratings, game
+    ``hanse``, the puzzle starting from its :func:`initial_rating`).  Returns the player's stars
+    and the rating change (None for a later answer)."""
     row = conn.execute(
         "INSERT INTO hanse_puzzle_progress (user_id, puzzle_id, stars, attempts) VALUES (%s, %s, %s, 1)"
-        " ON CONFLICT (user_id, puzzle_id) DO UPDATE SET stars = GREATEST(hanse_puzzle_progress.stars,"
-        " EXCLUDED.stars), attempts = hanse_puzzle_progress.attempts + 1, updated_at = now()"
-        " RETURNING stars",
+        " ON CONFLICT (user_id, puzzle_id) DO UPDATE SET"
+        " attempts = hanse_puzzle_progress.attempts + 1, updated_at = now()"
+        " RETURNING stars, attempts",
         (user_id, puzzle_id, earned),
     ).fetchone()
-    return int(row["stars"])
+    if row["attempts"] != 1:  # the upsert is atomic: of two racing first answers one sees 1
+        return int(row["stars"]), None
+    change = puzzle_ratings.rate(conn, user_id, "hanse", puzzle_id, initial_rating(puzzle(puzzle_id)), earned / 3)
+    conn.execute(
+        "UPDATE hanse_puzzle_progress SET player_before = %s, player_after = %s, puzzle_before = %s,"
+        " puzzle_after = %s WHERE user_id = %s AND puzzle_id = %s",
+        (change["player_before"], change["player_after"], change["puzzle_before"], change["puzzle_after"],
+         user_id, puzzle_id),
+    )
+    return int(row["stars"]), {key: round(value) for key, value in change.items()}
 
 
 def progress_of(conn: psycopg.Connection, user_id: int) -> dict[str, dict[str, int]]:

@@ -59,6 +59,8 @@ export class PuzzleListPage {
             title(p.id, p.kind), " ", el("span", { class: "stars" }, starMarks(p.stars)))))));
       this.root.replaceChildren(soloTabs("handelsaufgaben"), el("h2", {}, st("puzzles")),
         el("p", { "data-testid": "puzzle-total" }, `${st("starsTotal")}: ${list.stars} / ${list.max_stars}`),
+        el("p", { "data-testid": "puzzle-rating", "data-rating": String(list.rating.rating) }, `${st("puzzleRating")}: ${list.rating.rating} ±${list.rating.rd}`),
+        el("p", { class: "hint" }, st("ratingRule")),
         el("p", {}, st("howTo")), section("punkte"), section("bester_zug"));
     } catch (error) {
       problem.textContent = error instanceof Error ? error.message : String(error);
@@ -131,11 +133,12 @@ export class PuzzlePage {
     this.sending = true;
     this.problem.textContent = "";
     try {
+      const practice = this.puzzle!.attempts > 0; // the solution was shown before: no stars (server rule)
       const answer = await lobbyJson<PuzzleAnswer>(`/api/handelsaufgaben/${encodeURIComponent(this.id)}`, { move });
-      this.puzzle = { ...this.puzzle!, stars: answer.best_stars };
+      this.puzzle = { ...this.puzzle!, stars: answer.best_stars, attempts: this.puzzle!.attempts + 1 };
       this.bestStars.textContent = starMarks(answer.best_stars);
       this.showBoard(false);
-      this.showResult(answer);
+      this.showResult(answer, practice);
     } catch (error) {
       this.problem.textContent = error instanceof Error ? error.message : String(error);
       this.showBoard(true);
@@ -144,7 +147,7 @@ export class PuzzlePage {
     }
   }
 
-  private showResult(answer: PuzzleAnswer): void {
+  private showResult(answer: PuzzleAnswer, practice: boolean): void {
     const view = this.puzzle!.view;
     const row = (entry: PuzzleMoveValue) =>
       el("tr", { "data-testid": "puzzle-best-move", "data-move": entry.move, class: entry.move === answer.move ? "mine" : undefined },
@@ -158,6 +161,9 @@ export class PuzzlePage {
     if (this.next) links.push(el("a", { href: `#/handelsaufgaben/${this.next}`, class: "button", "data-testid": "puzzle-next" }, st("nextPuzzle")));
     this.result.replaceChildren(
       el("p", { class: "stars big", "data-testid": "puzzle-stars", "data-stars": String(answer.stars) }, `${st("yourStars")}: ${starMarks(answer.stars)}`),
+      ...(practice ? [el("p", { "data-testid": "puzzle-practice" }, st("practiceAnswer"))] : []),
+      ...(answer.rating_change ? [el("p", { "data-testid": "puzzle-rating-change", "data-after": String(answer.rating_change.player_after) },
+        `${st("puzzleRating")}: ${answer.rating_change.player_before} → ${answer.rating_change.player_after}`)] : []),
       el("p", { "data-testid": "puzzle-your-move" }, `${st("yourMove")}: ${moveWords(view, answer.move)} (${st("value")} ${formatValue(answer.value)})`),
       el("h3", {}, st("bestMoves")),
       el("table", { class: "puzzle-best" }, el("tr", {}, el("th", {}, st("move")), el("th", {}, st("value"))), ...answer.best.map(row)),
