@@ -2,8 +2,12 @@
 
 A guest is a ``users`` row without a password.  Registering from a guest session
 turns that very row into the account (same id), so everything the guest played stays
-its own.  Passwords are stored as argon2id hashes only.  Every new account gets its
-start capital as the first row of the Taler ledger (``shared.ledger``).
+its own.  Passwords are stored as argon2id hashes only.
+
+A guest holds no Taler and plays no staked game (``services.lobby.challenge_start``): a
+guest costs one request, and throw-away guests losing staked games on purpose would fill
+any account.  A registered account gets its start capital in the Taler ledger
+(``shared.ledger``) when it registers, once.
 """
 
 from __future__ import annotations
@@ -102,7 +106,8 @@ def _insert_user(conn: psycopg.Connection, name: str, password_hash: str | None)
         " VALUES (%s, %s, %s, %s, CASE WHEN %s THEN now() END) RETURNING id",
         (name, name_key(name), password_hash, password_hash is None, password_hash is not None),
     ).fetchone()
-    ledger.open_account(conn, row["id"])
+    if password_hash is not None:
+        ledger.open_account(conn, row["id"])
     return Account(row["id"], name, password_hash is None)
 
 
@@ -137,6 +142,7 @@ def register(
                 ).fetchone()
                 if row is None:
                     raise ProtocolError("already_registered")
+                ledger.open_account(conn, guest_id)
                 return Account(guest_id, name, False)
             return _insert_user(conn, name, password_hash)
     except psycopg.errors.UniqueViolation:

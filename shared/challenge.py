@@ -65,8 +65,18 @@ SEEK_GAMES = frozenset({"general"})
 SEEK_EXPIRY_SECONDS = 600.0
 SEEK_ELO_GAP = 300
 OPEN_STATUSES = ("open",)
+# Challenges of one's own open at once, one per opponent: each is a panel on the other's screen.
+MAX_OPEN_CHALLENGES = 5
+# Changes of one challenge's settings: a negotiation needs a few (the stake field sends one per
+# step of 10); every change redraws the other's panel and keeps the challenge from expiring.
+MAX_CHANGES = 50
 
 TEXTS: dict[str, dict[str, str]] = {
+    "challenge_too_many_changes": {
+        "de": "Diese Herausforderung wurde schon {limit}-mal geändert – nimm sie an, lehne sie ab"
+              " oder fordere neu heraus.",
+        "en": "This challenge has already been changed {limit} times – accept it, decline it or challenge anew.",
+    },
     "challenge_unknown": {
         "de": "Diese Herausforderung gibt es nicht (mehr).",
         "en": "This challenge does not exist (any more).",
@@ -106,6 +116,20 @@ TEXTS: dict[str, dict[str, str]] = {
     "challenge_stake_too_high": {
         "de": "{name} hat nur {balance} Taler – zu wenig für einen Einsatz von {stake}.",
         "en": "{name} has only {balance} Taler – not enough for a stake of {stake}.",
+    },
+    "challenge_pending": {
+        "de": "Du hast {name} schon herausgefordert – warte auf die Antwort oder ziehe sie zurück.",
+        "en": "You have already challenged {name} – wait for the answer or withdraw it.",
+    },
+    "challenge_too_many": {
+        "de": "Du hast schon {limit} offene Herausforderungen – warte auf die Antworten oder ziehe eine zurück.",
+        "en": "You already have {limit} open challenges – wait for the answers or withdraw one.",
+    },
+    "challenge_guest_stake": {
+        "de": "{name} spielt als Gast – Gäste haben keine Taler und spielen ohne Einsatz. Spielt eine"
+              " Freundschaftspartie oder gewertet ohne Einsatz; mit einem Konto gibt es Taler.",
+        "en": "{name} is playing as a guest – guests hold no Taler and play without a stake. Play a"
+              " friendly game or a rated one without a stake; an account comes with Taler.",
     },
     "seek_bad_game": {
         "de": "„Gegner suchen“ gibt es für dieses Spiel nicht – fordere jemanden aus der Spielerliste heraus.",
@@ -268,6 +292,16 @@ def open_challenge(challenger: Party, challenged: Party, game: str, now: float, 
     )
 
 
+def refuse_another(open_challenges: list[Challenge], challenger: Party, challenged: Party) -> None:
+    """Refuse a new challenge from ``challenger`` to ``challenged`` when ``open_challenges`` (the
+    challenger's open ones) already hold one to that player, or :data:`MAX_OPEN_CHALLENGES` of theirs."""
+    own = [c for c in open_challenges if c.challenger.user_id == challenger.user_id and not c.is_seek]
+    if any(c.challenged is not None and c.challenged.user_id == challenged.user_id for c in own):
+        raise ChallengeRefusal("challenge_pending", name=challenged.name)
+    if len(own) >= MAX_OPEN_CHALLENGES:
+        raise ChallengeRefusal("challenge_too_many", limit=MAX_OPEN_CHALLENGES)
+
+
 def _require_open(challenge: Challenge, user_id: int, now: float) -> None:
     challenge.party_of(user_id)
     if challenge.status == "open" and now >= challenge.expires_at:
@@ -282,6 +316,8 @@ def propose(challenge: Challenge, user_id: int, settings: Settings, now: float) 
     settings = checked_settings(challenge.game, settings)
     if settings == challenge.settings:
         return accept(challenge, user_id, challenge.version, now)
+    if challenge.version > MAX_CHANGES:  # version 1 is the opening; each change adds one
+        raise ChallengeRefusal("challenge_too_many_changes", limit=MAX_CHANGES)
     return dataclasses.replace(challenge, settings=settings, agreed=frozenset({user_id}),
                                version=challenge.version + 1, updated_at=now)
 

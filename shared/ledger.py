@@ -12,9 +12,17 @@ from psycopg_pool import ConnectionPool
 START_BALANCE = 1000
 
 
-def open_account(conn: psycopg.Connection, user_id: int) -> None:
-    """Book the start capital; call inside the transaction that creates the user."""
-    record(conn, user_id, START_BALANCE, "start")
+def open_account(conn: psycopg.Connection, user_id: int) -> bool:
+    """Book the start capital of a registered account (reason ``start``, ref ``account``: a unique
+    index allows one such row per user) unless it has it already; call inside the transaction that
+    registers the user.  Guests get none (``shared.accounts``)."""
+    row = conn.execute(
+        # The index's predicate spelled out (a parameter could not be matched to it).
+        "INSERT INTO taler_ledger (user_id, amount, reason, ref) VALUES (%s, %s, 'start', 'account')"
+        " ON CONFLICT (user_id) WHERE reason = 'start' AND ref = 'account' DO NOTHING RETURNING id",
+        (user_id, START_BALANCE),
+    ).fetchone()
+    return row is not None
 
 
 def record(conn: psycopg.Connection, user_id: int, amount: int, reason: str, ref: str | None = None) -> None:

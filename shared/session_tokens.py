@@ -4,14 +4,19 @@ A token proves itself by its signature, so a copy taken before logout would stay
 until it expires.  Logging out therefore records the session's id in ``ended_sessions``
 (PostgreSQL, seen by every service) until the token's lifetime is over; the lobby's
 cookie, its sockets, the game tickets issued within that session, the game service's
-sockets and its HTTP routes all ask :func:`claims`.
+sockets and its HTTP routes all ask :func:`claims`.  Sockets already open are
+authenticated only at their connect: logging out also announces the end, and every
+process disconnects the session's sockets (``shared.session_sockets``).
 """
 
 from __future__ import annotations
 
+import logging
+
+import redis
 from psycopg_pool import ConnectionPool
 
-from shared import auth_token
+from shared import auth_token, session_sockets
 from shared.settings import Settings
 
 
@@ -25,11 +30,17 @@ def claims(pool: ConnectionPool, token: str | None, settings: Settings) -> dict 
     return None if ended else found
 
 
-def log_out(pool: ConnectionPool, session: dict, settings: Settings) -> None:
-    """End ``session`` (claims from :func:`claims`) everywhere, for as long as any of its tokens could live."""
+def log_out(pool: ConnectionPool, client: redis.Redis, session: dict, settings: Settings) -> None:
+    """End ``session`` (claims from :func:`claims`) everywhere, for as long as any of its tokens could live,
+    and have every process disconnect its open sockets."""
     with pool.connection() as conn:
         conn.execute(
             "INSERT INTO ended_sessions (sid, expires_at) VALUES (%s, now() + make_interval(secs => %s))"
             " ON CONFLICT (sid) DO NOTHING", (session["sid"], settings.session_max_age))
         # Past their lifetime the tokens fail their own check: the rows are no longer needed.
         conn.execute("DELETE FROM ended_sessions WHERE expires_at < now()")
+    try:
+        session_sockets.announce(client, session["sid"])
+    except redis.RedisError:
+        # Recorded in PostgreSQL all the same: every process's sweep finds it within a second.
+        logging.getLogger("session_tokens").warning("session end not announced", exc_info=True)

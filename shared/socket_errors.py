@@ -18,11 +18,14 @@ from collections.abc import Callable
 from typing import Any
 
 from shared import i18n
-from shared.schemas import GAME_CLIENT_EVENTS, ProtocolError, validate_event
+from shared.schemas import GAME_CLIENT_EVENTS, MAX_EVENT_BYTES, ProtocolError, validate_event
 
-# Engine.IO's transport limit, far above MAX_EVENT_BYTES: an oversized event is then
-# answered with an error instead of the transport dropping the connection.
-TRANSPORT_MAX_BYTES = 1024 * 1024
+# Engine.IO's transport limit: the largest legitimate message is one event of at most
+# MAX_EVENT_BYTES (every client event's schema keeps to it) plus its name and framing.
+# A longer message is never held beyond this; the socket receives OVERSIZED_EVENT in
+# its place (services.oversized_frames) and answers it with ``payload_too_large``.
+TRANSPORT_MAX_BYTES = 2 * MAX_EVENT_BYTES
+OVERSIZED_EVENT = "transport:oversized"
 
 log = logging.getLogger("socket_errors")
 
@@ -57,3 +60,9 @@ def guarded(event: str, emit_error: Callable[[dict[str, Any]], None], lang: Call
         return wrapper
 
     return decorate
+
+
+def oversized_error(lang: str = i18n.DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """The ``error`` for a message the transport cut (OVERSIZED_EVENT): the same as for an event over
+    MAX_EVENT_BYTES."""
+    return error_payload("payload_too_large", lang, None, limit=MAX_EVENT_BYTES)

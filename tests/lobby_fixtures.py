@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -48,6 +49,17 @@ def redis_client(infra: Infra) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(infra.redis_url)
     yield client
     client.close()
+
+
+def registered(base_url: str, lang: str = "de", password: str = "richtig-12345") -> requests.Session:
+    """An HTTP session signed in as a freshly registered account (with its start Taler; guests hold none)."""
+    session = requests.Session()
+    session.headers["X-Lang"] = lang
+    name = f"konto{uuid.uuid4().hex[:10]}"
+    response = session.post(f"{base_url}/api/register", json={"name": name, "password": password}, timeout=30)
+    response.raise_for_status()
+    session.user = response.json()["user"]  # type: ignore[attr-defined]
+    return session
 
 
 def guest(base_url: str, lang: str = "de") -> requests.Session:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import psycopg
 import pytest
 import requests
 
-from tests.lobby_fixtures import SESSION_COOKIE, WartesaalClient, guest
+from shared import login_throttle
+from tests.lobby_fixtures import SESSION_COOKIE, WartesaalClient, guest, registered
+from tests.stack import wait_until
 
 
 def unique_name(prefix: str = "Spieler") -> str:
@@ -26,18 +29,18 @@ def ledger_rows(infra, user_id: int) -> list[tuple]:  # noqa: ANN001
         ).fetchall()
 
 
-def test_guest_gets_a_unique_gast_name_an_httponly_cookie_and_1000_taler(lobby, infra):  # noqa: F811
+def test_guest_gets_a_unique_gast_name_an_httponly_cookie_and_no_taler(lobby, infra):  # noqa: F811
     first, second = guest(lobby.url), guest(lobby.url)
     assert first.user["name"].startswith("Gast-") and first.user["name"][5:].isdigit()
     assert first.user["name"] != second.user["name"]
-    assert first.user["guest"] is True and first.user["balance"] == 1000
-    assert ledger_rows(infra, first.user["id"]) == [(1000, "start")]
+    assert first.user["guest"] is True and first.user["balance"] == 0
+    assert ledger_rows(infra, first.user["id"]) == []  # a guest costs a request: it creates no Taler
     raw = requests.post(f"{lobby.url}/api/guest", timeout=10).headers["Set-Cookie"]
     assert raw.startswith(f"{SESSION_COOKIE}=") and "HttpOnly" in raw and "SameSite=Lax" in raw
     assert first.get(f"{lobby.url}/api/me", timeout=10).json()["user"]["id"] == first.user["id"]
 
 
-def test_guest_who_registers_keeps_id_and_ledger(lobby, infra):  # noqa: F811
+def test_guest_who_registers_keeps_id_and_gets_the_start_credit_once(lobby, infra):  # noqa: F811
     session = guest(lobby.url)
     guest_id = session.user["id"]
     name = unique_name("Jörg_")
@@ -45,7 +48,7 @@ def test_guest_who_registers_keeps_id_and_ledger(lobby, infra):  # noqa: F811
     assert response.status_code == 200, response.text
     user = response.json()["user"]
     assert user == {"id": guest_id, "name": name, "guest": False, "balance": 1000}
-    assert ledger_rows(infra, guest_id) == [(1000, "start")]  # no second start capital
+    assert ledger_rows(infra, guest_id) == [(1000, "start")]
     with psycopg.connect(infra.database_url) as conn:
         stored = conn.execute("SELECT password_hash FROM users WHERE id = %s", (guest_id,)).fetchone()[0]
     assert stored.startswith("$argon2id$") and "geheim1234" not in stored
@@ -53,6 +56,11 @@ def test_guest_who_registers_keeps_id_and_ledger(lobby, infra):  # noqa: F811
     # Registering again from a registered session is refused.
     again = post(session, f"{lobby.url}/api/register", name=unique_name(), password="geheim1234")
     assert again.status_code == 409 and again.json()["error"]["code"] == "already_registered"
+    # Once per account, whatever the code does: the database refuses a second start credit.
+    with psycopg.connect(infra.database_url) as conn, pytest.raises(psycopg.errors.UniqueViolation):
+        conn.execute("INSERT INTO taler_ledger (user_id, amount, reason, ref) VALUES (%s, 1000, 'start', 'account')",
+                     (guest_id,))
+    assert ledger_rows(infra, guest_id) == [(1000, "start")]
 
 
 def test_register_without_guest_session_creates_account(lobby, infra):  # noqa: F811
@@ -135,22 +143,39 @@ def test_unknown_name_and_guest_names_cannot_log_in(lobby):  # noqa: F811
     assert post(requests.Session(), f"{lobby.url}/api/login", name=name, password="").status_code == 401
 
 
-def test_repeated_failed_logins_are_throttled_even_with_the_right_password(lobby):  # noqa: F811
+def test_failed_logins_from_one_address_make_it_wait_longer_each_time(lobby):  # noqa: F811
     name = unique_name()
-    post(requests.Session(), f"{lobby.url}/api/register", name=name, password="richtig123")
+    home = {"X-Forwarded-For": f"10.9.{uuid.uuid4().int % 250}.1"}
+    assert requests.post(f"{lobby.url}/api/register", json={"name": name, "password": "richtig123"}, headers=home,
+                         timeout=30).status_code == 201
     session = requests.Session()
-    for _ in range(5):
+    session.headers.update({"X-Forwarded-For": f"10.8.{uuid.uuid4().int % 250}.2", "X-Lang": "en"})
+    for _ in range(login_throttle.FREE_PER_NAME_AND_ADDRESS):
         assert post(session, f"{lobby.url}/api/login", name=name, password="falsch1234").status_code == 401
-    blocked = session.post(
-        f"{lobby.url}/api/login", json={"name": name, "password": "richtig123"}, headers={"X-Lang": "en"}
-    )
-    assert blocked.status_code == 429
-    error = blocked.json()["error"]
-    assert error["code"] == "login_throttled" and "Too many failed attempts" in error["message"]
-    # Another name from the same address is not blocked by this name's counter.
+    waits = []
+    for _ in range(3):
+        blocked = post(session, f"{lobby.url}/api/login", name=name, password="richtig123")
+        assert blocked.status_code == 429  # even with the right password, until the delay is over
+        error = blocked.json()["error"]
+        assert error["code"] == "login_wait" and "Too many failed attempts" in error["message"], error
+        waits.append(int(error["message"].split("wait ")[1].split()[0]))
+        wait_until(lambda: post(session, f"{lobby.url}/api/login", name=name, password="falsch1234").status_code
+                   == 401, waits[-1] + 5, "the delay never ended", interval=0.25)
+    assert waits == sorted(waits) and waits[-1] > waits[0], waits  # 1, 2, 4 … seconds
+    # Meanwhile the owner at home logs in at once, and another name from that address is not held up.
+    home_session = requests.Session()
+    home_session.headers.update(home)
+    assert post(home_session, f"{lobby.url}/api/login", name=name, password="richtig123").status_code == 200
     other = unique_name()
     post(requests.Session(), f"{lobby.url}/api/register", name=other, password="richtig123")
     assert post(session, f"{lobby.url}/api/login", name=other, password="richtig123").status_code == 200
+
+
+def test_login_delays_double_up_to_a_cap() -> None:
+    free = login_throttle.FREE_PER_NAME_AND_ADDRESS
+    delays = [login_throttle.delay_after(n, free) for n in range(free + 15)]
+    assert delays[:free] == [0.0] * free and delays[free:free + 4] == [1.0, 2.0, 4.0, 8.0]
+    assert delays == sorted(delays) and max(delays) == login_throttle.MAX_DELAY_SECONDS
 
 
 def test_unauthenticated_socket_is_refused(lobby):  # noqa: F811
@@ -168,7 +193,7 @@ def test_unauthenticated_socket_is_refused(lobby):  # noqa: F811
 
 
 def test_ledger_rows_cannot_be_rewritten(lobby, infra):  # noqa: F811
-    user_id = guest(lobby.url).user["id"]
+    user_id = registered(lobby.url).user["id"]
     with psycopg.connect(infra.database_url) as conn:
         with pytest.raises(psycopg.errors.RaiseException):
             conn.execute("UPDATE taler_ledger SET amount = 5000 WHERE user_id = %s", (user_id,))
@@ -206,11 +231,11 @@ def test_failed_logins_from_one_address_are_throttled_across_names(lobby):  # no
     address = f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.7"
     attacker = requests.Session()
     attacker.headers["X-Forwarded-For"] = f"1.2.3.4, {address}"
-    for _ in range(30):
+    for _ in range(login_throttle.FREE_PER_ADDRESS):
         assert post(attacker, f"{lobby.url}/api/login", name=unique_name(), password="rate1234").status_code == 401
     assert post(attacker, f"{lobby.url}/api/login", name=unique_name(), password="rate1234").status_code == 429
     other = requests.Session()
-    other.headers["X-Forwarded-For"] = "10.250.250.250"
+    other.headers["X-Forwarded-For"] = f"10.250.{uuid.uuid4().int % 250}.250"
     assert post(other, f"{lobby.url}/api/login", name=unique_name(), password="rate1234").status_code == 401
 
 
@@ -222,3 +247,20 @@ def test_names_are_stored_composed_so_decomposed_umlauts_match(lobby):  # noqa: 
     assert post(requests.Session(), f"{lobby.url}/api/register", name=composed, password="geheim1234").status_code == 409
     assert post(requests.Session(), f"{lobby.url}/api/login", name=composed, password="geheim1234").status_code == 200
     assert post(requests.Session(), f"{lobby.url}/api/login", name=decomposed, password="geheim1234").status_code == 200
+
+
+def test_guests_from_before_hand_back_their_taler_and_get_the_start_credit_when_they_register(lobby, infra):  # noqa: F811
+    """Migration 0017 on a guest made while guests got 1,000 Taler (and won some): all of it goes
+    back; registering then books the account's start credit like anyone's."""
+    session = guest(lobby.url)
+    guest_id = session.user["id"]
+    migration = (Path(__file__).resolve().parents[1] / "shared" / "migrations" / "0017_guests_hold_no_taler.sql")
+    reset = migration.read_text(encoding="utf-8").split(";")[1]  # the statement after the index
+    with psycopg.connect(infra.database_url) as conn:
+        conn.execute("INSERT INTO taler_ledger (user_id, amount, reason) VALUES (%s, 1000, 'start'),"
+                     " (%s, 40, 'pot')", (guest_id, guest_id))
+        conn.execute(reset)
+    assert sum(amount for amount, _ in ledger_rows(infra, guest_id)) == 0
+    assert ledger_rows(infra, guest_id)[-1] == (-1040, "guest_reset")
+    response = post(session, f"{lobby.url}/api/register", name=unique_name(), password="geheim1234")
+    assert response.status_code == 200 and response.json()["user"]["balance"] == 1000

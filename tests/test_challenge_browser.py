@@ -30,6 +30,9 @@ def test_challenge_agree_and_both_open_the_table(browser, lobby, infra: Infra, t
         panel.wait_for()
         assert "Battlehexagon" in panel.locator("h3").inner_text()
         panel.locator('[data-option="map"] button[data-value="krater"]').wait_for()
+        # Both play as guests: no stake, and the panel says why (Freundschaft or Gewertet remain).
+        assert panel.get_by_test_id("challenge-stake").is_disabled()
+        assert "Gäste haben keine Taler" in panel.get_by_test_id("challenge-guest-stake").inner_text()
         # Bert wants 3+2: a change Anna must confirm.
         panel.locator('[data-option="clock"] button[data-value="3+2"]').click()
         anna_panel = anna.get_by_test_id("challenge-panel")

@@ -13,7 +13,7 @@ import requests
 
 from shared import accounts, challenge, db, game_store, ledger
 from shared.schemas import validate_server_event
-from tests.lobby_fixtures import WartesaalClient, guest, redis_client  # noqa: F401
+from tests.lobby_fixtures import WartesaalClient, guest, redis_client, registered  # noqa: F401
 from tests.stack import Infra, wait_until
 
 
@@ -28,7 +28,7 @@ class Pair:
     """Anna and Bert in the Wartesaal, each with a real client (optionally on two lobby processes)."""
 
     def __init__(self, url_a: str, url_b: str) -> None:
-        self.anna_http, self.bert_http = guest(url_a), guest(url_b)
+        self.anna_http, self.bert_http = registered(url_a), registered(url_b)  # guests stake nothing
         self.anna = WartesaalClient(url_a, self.anna_http)
         self.bert = WartesaalClient(url_b, self.bert_http)
         self.a, self.b = self.anna_http.user["id"], self.bert_http.user["id"]

@@ -51,6 +51,22 @@ def test_proposing_the_same_settings_is_agreement() -> None:
     assert c.propose(ch, BERT.user_id, ch.settings, T0 + 1).status == "agreed"
 
 
+def test_a_challenge_changes_at_most_max_changes_times() -> None:
+    """Each change redraws the other's panel and keeps the challenge alive: no endless stream of them."""
+    ch = opened()
+    stakes = [10 * (i % 5 + 1) for i in range(c.MAX_CHANGES)]
+    for i, stake in enumerate(stakes):
+        ch = c.propose(ch, (ANNA, BERT)[i % 2].user_id, dataclasses.replace(ch.settings, stake=stake), T0 + i)
+    assert ch.version == c.MAX_CHANGES + 1
+    with pytest.raises(ChallengeRefusal) as refused:
+        c.propose(ch, BERT.user_id, dataclasses.replace(ch.settings, stake=90), T0 + 99)
+    assert refused.value.code == "challenge_too_many_changes" and refused.value.params == {"limit": c.MAX_CHANGES}
+    # What is on the table may still be agreed to, or declined.
+    assert c.propose(ch, BERT.user_id if ch.agreed == {ANNA.user_id} else ANNA.user_id, ch.settings,
+                     T0 + 99).status == "agreed"
+    assert c.decline(ch, BERT.user_id, T0 + 99).status == "declined"
+
+
 @pytest.mark.parametrize(
     "game,changes,code",
     [

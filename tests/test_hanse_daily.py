@@ -57,6 +57,11 @@ def test_the_day_changes_at_midnight_in_berlin() -> None:
         dt.date(2026, 11, 30), SECRET)
     with pytest.raises(ValueError):
         daily_market.berlin_day(dt.datetime(2026, 11, 30, 12))  # naive: which zone?
+    # A day's deal is sealed until exactly that midnight (the night of a clock change too).
+    for moment in ("2026-11-30T06:00:00", "2026-03-28T12:00:00", "2026-03-29T12:00:00", "2026-10-25T01:30:00"):
+        end = daily_market.day_end(daily_market.berlin_day(at(moment)))
+        assert daily_market.berlin_day(end - dt.timedelta(seconds=1)) == daily_market.berlin_day(at(moment))
+        assert daily_market.berlin_day(end) == daily_market.berlin_day(at(moment)) + dt.timedelta(days=1)
 
 
 def test_streak_counts_days_in_a_row() -> None:
@@ -128,6 +133,8 @@ def test_only_the_first_attempt_of_the_day_enters_the_list(pool) -> None:  # noq
         rows = [game_store.load(conn, s["game_id"]) for s in (first, second, other)]
     assert {r.seed for r in rows} == {daily_market.daily_seed(day, SECRET)}
     assert all(r.mode == "computer" and r.strength == "mittel" and r.seats[0] is not None for r in rows)
+    # Sealed until the day ends: nobody reads the deal from a finished attempt while others play it.
+    assert {r.sealed_until for r in rows} == {daily_market.day_end(day)}
     # What each table says of itself (GET /api/tagesmarkt/versuch/<id>): only to its player.
     with pool.connection() as conn:
         lines = [daily_market.attempt_at(conn, alice, s["game_id"]) for s in (first, second)]

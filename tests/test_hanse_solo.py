@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
+import redis
 import requests
 
 from services.game.replay import replay as table_replay
@@ -133,6 +134,34 @@ def test_tipp_gives_a_legal_move_marks_the_match_and_is_refused_against_stark(  
     finally:
         client.close()
         other.close()
+
+
+def test_forty_tipps_at_one_table_version_are_one_search(game_service: ServiceProcess,  # noqa: ANN001
+                                                         ai_worker: CeleryWorker, pool, infra: Infra) -> None:
+    """Issue 17, 7: Tipp spam.  Forty ``table:hint`` at one version start one strong search and count
+    one Tipp; asked again after the answer, the Tipp is that same answer, at once."""
+    (a,) = players(pool, 1)
+    client = TableClient(game_service.url, a).connect()
+    try:
+        state = new_local(client, game="hanse", mode="computer", strength="mittel", seat=0)
+        game_id = state["game_id"]
+        for _ in range(40):
+            client.emit("table:hint", {"game_id": game_id, "version": state["version"]})
+        first = next_event(client, "ai_hint")
+        assert first["ply"] == state["version"] and first["move"] in legal_texts(state)
+        client.emit("table:hint", {"game_id": game_id, "version": state["version"]})
+        assert next_event(client, "ai_hint", timeout=5) == first
+        assert stored(pool, game_id, "hints") == 1
+        assert redis.Redis.from_url(infra.redis_url).llen("interactive") == 0  # no other search waits
+        assert client.errors == []
+        # The next version has a Tipp of its own.
+        state = play_and_wait_for_answer(client, game_id, first["move"])
+        client.emit("table:hint", {"game_id": game_id, "version": state["version"]})
+        second = next_event(client, "ai_hint")
+        assert second["ply"] == state["version"] and second["request_id"] != first["request_id"]
+        assert stored(pool, game_id, "hints") == 2
+    finally:
+        client.close()
 
 
 def test_rueckblick_reaches_its_player_only_unless_made_public(game_service: ServiceProcess,  # noqa: ANN001

@@ -21,7 +21,7 @@ def test_web_protocol_ts_is_generated_from_current_schemas():
 def test_lobby_serves_health_metrics_and_the_client(lobby):  # noqa: F811
     health = requests.get(f"{lobby.url}/healthz", timeout=10)
     assert health.status_code == 200 and health.json()["checks"] == {"postgres": True, "redis": True}
-    assert "lobby_sockets" in requests.get(f"{lobby.url}/metrics", timeout=10).text
+    assert "spielcenter_lobby_sockets" in requests.get(f"{lobby.url}/metrics", timeout=10).text
     index = requests.get(f"{lobby.url}/", timeout=10)
     if (ROOT / "web" / "dist" / "index.html").is_file():
         assert index.status_code == 200 and '<div id="app">' in index.text

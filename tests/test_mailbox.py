@@ -12,7 +12,7 @@ import requests
 from shared import db, game_store, ledger
 from shared.games import get_game
 from shared.schemas import validate_record, validate_server_event
-from tests.lobby_fixtures import WartesaalClient, guest
+from tests.lobby_fixtures import WartesaalClient, guest, registered
 from tests.stack import Infra
 
 
@@ -35,7 +35,7 @@ def postfach(session: requests.Session, url: str) -> dict:
 
 
 def test_an_invitation_to_an_absent_player_waits_in_the_postfach_and_starts_when_accepted(lobby, pool) -> None:  # noqa: F811
-    anna, bert = guest(lobby.url), guest(lobby.url)
+    anna, bert = registered(lobby.url), registered(lobby.url)
     a, b = anna.user["id"], bert.user["id"]
     before = {uid: ledger.balance(pool, uid) for uid in (a, b)}
     sent = invite(anna, lobby.url, b, stake=30, clock="3+2")
@@ -155,7 +155,7 @@ def test_only_the_two_players_see_and_act_on_an_invitation(lobby, pool) -> None:
 
 
 def test_bad_invitations_are_refused_and_change_nothing(lobby, pool) -> None:  # noqa: F811
-    anna, bert = guest(lobby.url), guest(lobby.url)
+    anna, bert = registered(lobby.url), registered(lobby.url)
     a, b = anna.user["id"], bert.user["id"]
     cases = [
         (invite(anna, lobby.url, a), 400, "challenge_self"),
@@ -172,7 +172,7 @@ def test_bad_invitations_are_refused_and_change_nothing(lobby, pool) -> None:  #
         if code:
             assert response.json()["error"]["code"] == code
     assert postfach(bert, lobby.url)["count"] == 0
-    # A stake the inviter does not hold (a guest has 1000; spend it down to 20).
+    # A stake the inviter does not hold (an account starts with 1000; spend it down to 20).
     with pool.connection() as conn:
         ledger.record(conn, a, -(ledger.balance(pool, a) - 20), "test")
     poor = invite(anna, lobby.url, b, stake=50)

@@ -19,7 +19,7 @@ The default run sends a deterministic sweep and a short hypothesis run (≈ 10 s
 from __future__ import annotations
 
 import logging
-import time
+import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -36,10 +36,14 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.nginx_router import NginxRouter, nginx_binary
+from services.embedded import free_port
+from services.oversized_frames import OVERSIZED_PACKET
 from shared import i18n
 from shared.schemas import (
     CLIENT_EVENTS,
     GAME_CLIENT_EVENTS,
+    MAX_EVENT_BYTES,
     RECORDS,
     Bool,
     Enum,
@@ -54,9 +58,10 @@ from shared.schemas import (
     validate_record,
 )
 from shared.settings import Settings
+from shared.socket_errors import TRANSPORT_MAX_BYTES
 from tests.lobby_fixtures import SESSION_COOKIE
 from tests.stack import Infra, ServiceProcess, SocketProbe
-from tests.test_proof_access import broken_signature, forged_for
+from tests.test_proof_access import broken_signature, deployed_nginx_sites, forged_for
 
 # --- what there is to fuzz ---------------------------------------------------------
 
@@ -88,10 +93,12 @@ def route_table() -> list[Route]:
     from services.lobby.challenges import register_challenges
     from services.lobby.daily_market_routes import daily_market_blueprint
     from services.lobby.game_page_routes import game_page_blueprint
+    from services.lobby.game_result_routes import game_result_blueprint
     from services.lobby.game_ticket import game_ticket_blueprint
     from services.lobby.hanse_puzzle_routes import hanse_puzzle_blueprint
     from services.lobby.mailbox_routes import mailbox_blueprint
     from services.lobby.profile_routes import profile_blueprint
+    from services.lobby.puzzle_routes import puzzle_blueprint
     from services.lobby.quick_match import register_quick_match
     from services.lobby.rating_proxy import rating_proxy_blueprint
     from services.lobby.wartesaal import register_wartesaal
@@ -110,7 +117,7 @@ def route_table() -> list[Route]:
     register_quick_match(stand_in, wartesaal)
     for bp in (rating_proxy_blueprint(config), game_ticket_blueprint(stand_in), profile_blueprint(stand_in),
                mailbox_blueprint(stand_in), game_page_blueprint(stand_in), daily_market_blueprint(stand_in),
-               hanse_puzzle_blueprint(stand_in)):
+               hanse_puzzle_blueprint(stand_in), puzzle_blueprint(stand_in), game_result_blueprint(stand_in)):
         lobby_flask.register_blueprint(bp)
     lobby_app._serve_client(lobby_flask)
 
@@ -133,6 +140,7 @@ BODY_RECORDS = {
     "/api/postfach/invitations": "InvitationRequest",
     "/api/spiel/<game>/sterne": "StarsBody",
     "/api/handelsaufgaben/<puzzle_id>": "PuzzleAnswerBody",
+    "/api/aufgaben/<game>/versuch/<int:attempt_id>": "AufgabeMoveBody",
 }
 # POST routes that take no input: with a valid session they act by right (a Tagesmarkt
 # game starts, a logout ends the attacker's session for the rest of the run), so they are
@@ -229,7 +237,7 @@ def http_request(draw: st.DrawFn, route: Route, ids: list[int]) -> dict[str, Any
         path = path.replace(f"<{'int:' if converter == 'IntegerConverter' else ''}"
                             f"{'path:' if converter == 'PathConverter' else ''}{name}>", value)
     body_kind = draw(st.sampled_from(["json", "json", "raw", "none", "huge"]))
-    query = draw(st.dictionaries(st.sampled_from(["game", "kind", "lang", "x", "user_id", "limit"]),
+    query = draw(st.dictionaries(st.sampled_from(["game", "kind", "lang", "x", "user_id", "limit", "thema", "modus"]),
                                  st.text(max_size=20) | st.sampled_from(NASTY_TEXT[:12]), max_size=3))
     return {"path": path, "body_kind": body_kind, "json": draw(json_junk),
             "raw": draw(st.binary(max_size=200)), "query": query,
@@ -324,7 +332,8 @@ def arena(lobby_with_rating: ServiceProcess, game_service: ServiceProcess, ratin
 
 # Tables a player can write to, counted whole; the accounts' own rows compared in full.
 COUNTED_TABLES = ("games", "invitations", "postfach_notes", "chat_messages", "reviews", "game_stars",
-                  "hanse_daily_attempts", "hanse_puzzle_progress", "challenge_starts")
+                  "hanse_daily_attempts", "hanse_puzzle_progress", "challenge_starts", "puzzle_player_ratings",
+                  "puzzle_ratings")
 
 
 def snapshot(arena: Arena) -> dict[str, Any]:
@@ -457,6 +466,8 @@ def test_the_fuzzed_routes_are_every_route_the_services_serve() -> None:
     assert ("lobby", "GET", "/api/players/<int:user_id>") in rules
     assert ("game", "GET", "/api/games/<int:game_id>/review") in rules
     assert ("rating", "GET", "/api/rating/lists") in rules
+    assert ("lobby", "POST", "/api/aufgaben/<game>/versuch/<int:attempt_id>") in rules
+    assert ("lobby", "GET", "/api/aufgaben/<game>/daily") in rules
     assert {s for s, _, _ in rules} == {"lobby", "game", "rating"}
     assert len(routes) >= 30
     assert set(BODY_RECORDS) <= {r.rule for r in routes} and ACTS_WITHOUT_INPUT <= {r.rule for r in routes}
@@ -480,19 +491,101 @@ def test_every_event_name_answers_malformed_input_with_a_clear_error(arena: Aren
     assert snapshot(arena) == before
 
 
-def test_an_oversized_frame_closes_only_its_own_connection(arena: Arena) -> None:
-    """Above Engine.IO's transport limit (1 MB) the server hangs up on that socket, by design:
-    the others and the services carry on."""
-    for url, path, token in ((arena.lobby.url, "socket.io", ""),
-                             (arena.game.url, "game/socket.io", game_token(arena.lobby.url, arena.attacker_cookie))):
-        probe = SocketProbe(url, token, path=path,
-                            headers={"Cookie": f"{SESSION_COOKIE}={arena.attacker_cookie}"}).connect()
-        probe.emit("chat:send", {"text": "x" * 2_000_000})
-        deadline = time.monotonic() + 15
-        while probe.connected and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not probe.connected
+def test_an_oversized_frame_is_refused_and_its_socket_stays_usable(arena: Arena) -> None:
+    """Above Engine.IO's transport limit (a 1 MB chat frame, and 100 kB) the sender gets the same
+    ``payload_too_large`` as for an event just over MAX_EVENT_BYTES, over a WebSocket and over
+    long-polling, and the socket keeps working; the services carry on."""
+    assert_oversized_refused(arena, arena.lobby.url, arena.game.url, (1_000_000, 100_000, MAX_EVENT_BYTES + 100))
     assert_all_up(arena)
+
+
+@pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed (make setup installs it)")
+def test_behind_nginx_an_oversized_message_is_refused_as_without_it(arena: Arena, tmp_path: Path) -> None:
+    """Through the deploy's nginx the same: a long-polling POST over the transport limit (up to 2 MB,
+    above nginx's general body limit of 1 MiB) gets ``payload_too_large`` on the socket, which stays
+    usable, instead of nginx's own 413 page and a dropped socket."""
+    for name, site in deployed_nginx_sites().items():  # compose's nginx and the cluster's router alike
+        for path, upstream in (("/socket.io/", "lobby"), ("/game/socket.io/", "game")):
+            block = re.search(rf"location {re.escape(path)} {{([^}}]*)}}", site).group(1)
+            limit = re.search(r"client_max_body_size (\d+)k;", block)
+            assert limit and int(limit.group(1)) * 1024 == TRANSPORT_MAX_BYTES, (name, path)
+            redirect = re.search(r"error_page 413 = (@\w+);", block).group(1)
+            named = re.search(rf"location {redirect} {{([^}}]*)}}", site).group(1)
+            assert f"proxy_set_body '{OVERSIZED_PACKET}';" in named and f"http://{upstream};" in named, (name, path)
+    with NginxRouter(free_port(), [arena.lobby.url], [arena.game.url], tmp_path / "nginx") as router:
+        assert_oversized_refused(arena, router.url, router.url,
+                                 (2_000_000, 1_100_000, TRANSPORT_MAX_BYTES + 1, MAX_EVENT_BYTES + 100))
+    assert_all_up(arena)
+
+
+def test_the_transport_limit_is_twice_the_largest_event_on_both_services(arena: Arena) -> None:
+    """Engine.IO's limit is TRANSPORT_MAX_BYTES = 2 × MAX_EVENT_BYTES (16 KiB) on the lobby and the game
+    service, over a WebSocket and over long-polling: a message of exactly that size is delivered (its
+    event then refused by its schema, naming the event), one byte more is cut by the transport
+    (the same error, but for no event)."""
+    limit = 2 * MAX_EVENT_BYTES
+    assert TRANSPORT_MAX_BYTES == limit == 16 * 1024
+    ticket = game_token(arena.lobby.url, arena.attacker_cookie)
+    for url, path, token, event, payload in (
+            (arena.lobby.url, "socket.io", "", "chat:send", {"text": "x"}),
+            (arena.game.url, "game/socket.io", ticket, "table:ping", {"sent_ms": 1})):
+        for transport in ("websocket", "polling"):
+            probe = SocketProbe(url, token, path=path, lang="en",
+                                headers={"Cookie": f"{SESSION_COOKIE}={arena.attacker_cookie}"})
+            probe.client.connect(url, socketio_path=path, auth=probe.auth, headers=probe.headers,
+                                 transports=[transport], wait_timeout=10)
+            try:
+                for size, refused_event in ((limit, event), (limit + 1, None)):
+                    data = {**payload, "pad": "x" * (size - _message_bytes(event, {**payload, "pad": ""}))}
+                    assert _message_bytes(event, data) == size
+                    probe.emit(event, data)
+                    error = probe.wait_for("error", timeout=15)
+                    assert (error["code"], error["event"]) == ("payload_too_large", refused_event), (
+                        path, transport, size, error)
+                    assert probe.connected
+            finally:
+                probe.close()
+
+
+def _message_bytes(event: str, payload: dict[str, Any]) -> int:
+    """Bytes of the Engine.IO message that carries ``event`` with ``payload`` (as python-socketio sends it)."""
+    from engineio import packet as engineio_packet
+    from socketio import packet as socketio_packet
+
+    inner = socketio_packet.Packet(socketio_packet.EVENT, data=[event, payload], namespace="/").encode()
+    return len(engineio_packet.Packet(engineio_packet.MESSAGE, data=inner).encode().encode())
+
+
+def assert_oversized_refused(arena: Arena, lobby_url: str, game_url: str, sizes: tuple[int, ...]) -> None:
+    """Each oversized chat (lobby) and table:ping (game) of ``sizes``, over a WebSocket and over
+    long-polling, is answered with ``payload_too_large``, and the socket still works after."""
+    ticket = game_token(arena.lobby.url, arena.attacker_cookie)
+    for url, path, token, event, payload in (
+            (lobby_url, "socket.io", "", "chat:send", {"text": "x"}),
+            (game_url, "game/socket.io", ticket, "table:ping", {"sent_ms": 1})):
+        for transport in ("websocket", "polling"):
+            probe = SocketProbe(url, token, path=path, lang="en",
+                                headers={"Cookie": f"{SESSION_COOKIE}={arena.attacker_cookie}"})
+            probe.client.connect(url, socketio_path=path, auth=probe.auth, headers=probe.headers,
+                                 transports=[transport], wait_timeout=10)
+            try:
+                for size in sizes:
+                    probe.emit(event, {**payload, "pad": "x" * size})
+                    error = probe.wait_for("error", timeout=15)
+                    assert error["code"] == "payload_too_large", (path, transport, size, error)
+                    assert error["message"] == i18n.text("payload_too_large", "en", limit=MAX_EVENT_BYTES)
+                    assert probe.connected, (path, transport, size)
+                # Still usable: a well-formed event is answered as usual.
+                if event == "table:ping":
+                    probe.emit("table:ping", {"sent_ms": 7})
+                    assert probe.wait_for("table:pong", timeout=10)["sent_ms"] == 7
+                else:
+                    text = f"noch da {uuid.uuid4().hex[:6]}"
+                    probe.emit("chat:send", {"text": text})
+                    assert probe.wait_for("chat:message", timeout=10,
+                                          where=lambda m, t=text: m["message"]["text"] == t)
+            finally:
+                probe.close()
 
 
 def _one_field_broken(fields: dict[str, Any], ids: list[int]) -> list[dict]:

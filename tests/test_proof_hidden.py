@@ -418,3 +418,244 @@ def test_every_message_of_hundreds_of_games_keeps_the_secrets(game_service: Serv
         if i % 10 == 0:
             checked += play_hanse_against_the_computer(game_service.url, pool, rng, hints=3, undos=2)
     assert checked > 100 * rounds
+
+
+# ---- a take-back keeps what a fight showed -------------------------------------------------
+
+def _rank_at(view: dict, square: str) -> dict:
+    return next(p for p in view["pieces"] if p["square"] == square)
+
+
+def test_zug_zurueck_against_the_computer_keeps_what_a_fight_showed(game_service: ServiceProcess, ai_worker,  # noqa: ANN001
+                                                                    pool) -> None:
+    """Attack, see the defender's rank, take the move back: the rank stays shown for the
+    player, and the computer keeps knowing the attacker's (it had seen it too)."""
+    (a,) = players(pool, 1)
+    client = Recorder(game_service.url, a, 0).connect()
+    try:
+        client.emit("table:new_local", {"game": "general", "mode": "computer", "options": {},
+                                        "strength": "leicht", "seat": 0, "clock": None})
+        game_id = _first_table(client)
+        state = client.states[game_id]
+        # The computer sets up at the same time: wait for this seat's own placement, not any new version.
+        client.emit("table:move", {"game_id": game_id, "version": state["version"], "move": "aufstellung Blitzkrieg"})
+        state = client.state(game_id, lambda s: s["view"]["phase"] != "setup"
+                             or len(s["view"]["setup"]["own"] or {}) == 40, timeout=30)
+        client.emit("table:move", {"game_id": game_id, "version": state["version"], "move": "fertig"})
+        state = client.state(game_id, lambda s: s["view"]["phase"] != "setup" and my_turn(s), timeout=60)
+        assert "j4-j7" in legal_texts(state)  # Blitzkrieg's Aufklärer on j4 runs into the enemy's front row
+        attacker = _rank_at(state["view"], "j4")
+        assert attacker["rank"] == "2" and not attacker["revealed"]
+        assert _rank_at(state["view"], "j7")["rank"] is None
+        client.emit("table:move", {"game_id": game_id, "version": state["version"], "move": "j4-j7"})
+        fought = client.state(game_id, lambda s: len(s["view"]["history"]) >= 1, timeout=30)
+        assert fought["view"]["history"][0].startswith("j4")
+        seen = _rank_at(fought["view"], "j7") if any(p["square"] == "j7" for p in fought["view"]["pieces"]) else None
+        assert seen is None or seen["rank"] is not None  # whoever stands on j7 now, its rank was shown
+        client.state(game_id, lambda s: s["status"] != "running" or my_turn(s), timeout=60)
+        before = client.states[game_id]
+        client.emit("table:undo", {"game_id": game_id})
+        after = client.state(game_id, lambda s, v=before["version"]: s["version"] > v, timeout=30)
+        assert after["view"]["history"] == []  # the attack and the computer's answer are gone
+        defender = _rank_at(after["view"], "j7")
+        assert defender["revealed"] and defender["rank"] is not None, defender
+        assert _rank_at(after["view"], "j4")["revealed"]
+        # The computer's knowledge (what its next move is computed from) keeps the attacker's rank.
+        row = load(pool, game_id)
+        kept = states_along(row.game, row.options, row.seed, row.moves, row.move_seats, row.reshuffles)[-1]
+        computer_view = get_game("general").view(kept, 1)
+        assert _rank_at(computer_view, "j4")["rank"] == "2"
+        # Any process replaying the row, and the next move, see the same.
+        client.emit("table:move", {"game_id": game_id, "version": after["version"], "move": "a4-a5"})
+        moved = client.state(game_id, lambda s, v=after["version"]: s["version"] > v, timeout=30)
+        assert _rank_at(moved["view"], "j7")["rank"] == defender["rank"]
+    finally:
+        client.close()
+
+
+# ---- the Tagesmarkt's deal stays on the server while its day lasts ---------------------------
+
+def _assert_sealed_end(message: dict) -> None:
+    """A finished attempt's last table:state: what play showed, nothing the end would reveal."""
+    view = message["view"]
+    assert message["status"] != "running" and view["hidden"] is None, "the deck or the piles leaked"
+    for player in view["players"]:
+        if player["seat"] != message["you"]:
+            assert player["hand"] is None, "the computer's hand leaked"
+            if not view["rounds"]:
+                assert player["rats"] is None, "a Ratsmarke of the computer's leaked"
+    for move in view["moves"]:
+        if move["seat"] != message["you"] and not view["rounds"]:
+            assert move["rats"] is None, "a Ratsmarke value leaked through the move list"
+
+
+def _play_attempt(url: str, pool: Any, account: Any, resign_after: int | None) -> tuple[int, Recorder]:
+    """A Tagesmarkt attempt: given up after ``resign_after`` own moves, or played to the round's end."""
+    from services.lobby import daily_market
+    from tests.stack import TEST_SECRET
+    from tests.test_hanse_daily_round import choose
+
+    with pool.connection() as conn, conn.transaction():
+        game_id = daily_market.start_attempt(conn, account, daily_market.now_utc(), TEST_SECRET)["game_id"]
+    client = Recorder(url, account, 0).connect()
+    client.emit("table:join", {"game_id": game_id})
+    state = client.state(game_id)
+    played = 0
+    while state["status"] == "running":
+        if resign_after is not None and played == resign_after:
+            client.emit("table:resign", {"game_id": game_id})
+            break
+        if my_turn(state) or state["view"]["phase"] == "pause":
+            client.emit("table:move", {"game_id": game_id, "version": state["version"],
+                                       "move": choose(state["view"]) if my_turn(state) else "weiter"})
+            played += 1
+        state = client.state(game_id, lambda s, v=state["version"]: s["version"] > v, timeout=60)
+    client.state(game_id, lambda s: s["status"] != "running", timeout=30)
+    client.quiet(0.3)
+    return game_id, client
+
+
+def test_the_days_tagesmarkt_deal_stays_on_the_server_until_the_day_ends(game_service: ServiceProcess,  # noqa: ANN001
+                                                                         ai_worker, pool) -> None:
+    """Issue 17, 2: start the Tagesmarkt, give up (or play the round out), and read the deal from the
+    final view, the replay or the record, before the day's counted attempt.  None of them tells."""
+    a, b = players(pool, 2)
+    ends = {}
+    for account, resign_after in ((a, 2), (b, None)):
+        game_id, client = _play_attempt(game_service.url, pool, account, resign_after)
+        try:
+            decks, seeds = hanse_truth(pool, game_id)
+            final = [data for name, data in client.tape if name == "table:state" and data["status"] != "running"]
+            assert final
+            for name, data in client.tape:
+                assert_hanse_hidden(data if isinstance(data, dict) else {"args": data}, name, decks, seeds)
+            for data in final:
+                _assert_sealed_end(data)
+            # Its player's Rückblick, made public: for others only once the day is over.
+            client.emit("review:request", {"game_id": game_id, "seat": 0})
+            client.event("review:state", timeout=30)
+            client.emit("review:public", {"game_id": game_id, "public": True})
+            client.event("review:state", lambda d: d["public"], timeout=30)
+            # A second look at the finished table (another socket of its player) shows no more;
+            # another player may not look at all (services.game.private_tables).
+            again = Recorder(game_service.url, account, 0).connect()
+            try:
+                again.emit("table:join", {"game_id": game_id})
+                _assert_sealed_end(again.state(game_id))
+            finally:
+                again.close()
+            _assert_no_onlooker(game_service.url, b if account is a else a, game_id)
+        finally:
+            client.close()
+        ends[game_id] = account
+    for game_id, account in ends.items():
+        other = b if account is a else a
+        review = requests.get(f"{game_service.url}/api/games/{game_id}/review?seat=0",
+                              headers={"Authorization": f"Bearer {token(other)}"}, timeout=10)
+        assert review.status_code == 403 and review.json()["error"]["code"] == "deal_sealed", review.text
+        for headers in ({}, {"Authorization": f"Bearer {token(account)}"}):
+            for path in (f"/api/games/{game_id}", f"/api/games/{game_id}/record.txt"):
+                answer = requests.get(game_service.url + path, headers=headers, timeout=10)
+                assert answer.status_code == 403 and answer.json()["error"]["code"] == "deal_sealed", answer.text
+    # The day after, the deal may be shown: the replay and the record are there.
+    game_id = next(iter(ends))
+    with pool.connection() as conn:
+        conn.execute("UPDATE games SET sealed_until = now() - interval '1 second' WHERE id = %s", (game_id,))
+    replay_data = requests.get(f"{game_service.url}/api/games/{game_id}", timeout=10).json()
+    assert replay_data["plies"][-1]["view"]["hidden"]["deck"]
+    record = requests.get(f"{game_service.url}/api/games/{game_id}/record.txt", timeout=10)
+    assert record.status_code == 200 and f'[Seed "{load(pool, game_id).seed}"]' in record.text
+    review = requests.get(f"{game_service.url}/api/games/{game_id}/review?seat=0",
+                          headers={"Authorization": f"Bearer {token(b)}"}, timeout=10)
+    assert review.status_code == 200 and review.json()["public"]
+
+
+def _assert_no_onlooker(url: str, stranger: Any, game_id: int, finished: bool = True) -> None:
+    """``stranger`` sees nothing of the sealed table ``game_id``: no join, no state along a refusal,
+    not over HTTP (signed in or not; a record only exists once it is ``finished``)."""
+    watcher = Recorder(url, stranger, None).connect()
+    try:
+        for event, payload in (("table:join", {"game_id": game_id}),
+                               ("table:move", {"game_id": game_id, "version": 0, "move": "nimm Tuch"}),
+                               ("table:resign", {"game_id": game_id}), ("table:hint", {"game_id": game_id, "version": 0})):
+            watcher.emit(event, payload)
+            error = watcher.error()
+            assert error["event"] == event, error
+            if event == "table:join":
+                assert error["code"] == "deal_sealed", error
+        watcher.quiet(0.5)
+        assert not [data for name, data in watcher.tape if name == "table:state"], "a stranger saw the day's deal"
+    finally:
+        watcher.close()
+    for headers in ({}, {"Authorization": f"Bearer {token(stranger)}"}):
+        for path in (f"/api/games/{game_id}", *([f"/api/games/{game_id}/record.txt"] if finished else [])):
+            answer = requests.get(url + path, headers=headers, timeout=10)
+            assert answer.status_code == 403 and answer.json()["error"]["code"] == "deal_sealed", answer.text
+
+
+def test_nobody_watches_another_players_tagesmarkt_attempt_while_the_day_lasts(game_service: ServiceProcess,
+                                                                               ai_worker, pool) -> None:  # noqa: ANN001
+    """A spectator of a running attempt (or an anonymous caller of its API) would see every card that
+    comes up, in the deck's order (each move's drawn cards), before their own counted attempt: only
+    the attempt's player looks at it until the seal ends; then everybody may."""
+    from services.lobby import daily_market
+    from tests.stack import TEST_SECRET
+
+    owner, stranger = players(pool, 2)
+    with pool.connection() as conn, conn.transaction():
+        game_id = daily_market.start_attempt(conn, owner, daily_market.now_utc(), TEST_SECRET)["game_id"]
+    client = Recorder(game_service.url, owner, 0).connect()
+    try:
+        assert client.join(game_id)["status"] == "running"
+        mine = requests.get(f"{game_service.url}/api/games/{game_id}",
+                            headers={"Authorization": f"Bearer {token(owner)}"}, timeout=10)
+        assert mine.status_code == 200 and mine.json()["view"], mine.text
+        _assert_no_onlooker(game_service.url, stranger, game_id, finished=False)  # while it runs
+        client.emit("table:resign", {"game_id": game_id})
+        client.state(game_id, lambda s: s["status"] == "finished")
+        _assert_no_onlooker(game_service.url, stranger, game_id)  # and once it is over
+    finally:
+        client.close()
+    with pool.connection() as conn:
+        conn.execute("UPDATE games SET sealed_until = now() - interval '1 second' WHERE id = %s", (game_id,))
+    watcher = Recorder(game_service.url, stranger, None).connect()
+    try:
+        assert watcher.join(game_id)["status"] == "finished"  # the day after, a finished game like any other
+    finally:
+        watcher.close()
+
+
+def test_an_accepted_takeback_in_a_friendly_game_keeps_what_a_fight_showed(infra: Infra) -> None:
+    """↶ Zurück in a Wartesaal Freundschaftspartie: the attack goes, the ranks its fight showed stay
+    shown to both players (the table's own code, on PostgreSQL)."""
+    from services.game.replay import StateCache
+    from services.game.table import Tables
+    from shared import accounts, game_store
+    from tests.table_rows import tables_pool
+
+    pool = tables_pool(infra.database_url, 2)
+    try:
+        red, blue = accounts.create_guest(pool), accounts.create_guest(pool)
+        with pool.connection() as conn, conn.transaction():
+            game_id = game_store.create_game(conn, game="general", options={}, seed=3, seats=(red.id, blue.id),
+                                             mode="wartesaal", clock=None, rated=False, stake=0)
+        tables = Tables(pool, StateCache())
+        version = 0
+        for uid, text in ((red.id, "aufstellung Blitzkrieg"), (blue.id, "aufstellung Blitzkrieg"),
+                          (red.id, "fertig"), (blue.id, "fertig"), (red.id, "j4-j7")):
+            version = tables.move(uid, game_id, version, text).row.version
+        engine = get_game("general")
+        assert engine.history(tables.current(game_id).state)[-1].startswith("j4")
+        tables.takeback(red.id, game_id, "offer")
+        after = tables.takeback(blue.id, game_id, "accept")
+        assert len(after.row.moves) == 4  # the attack is gone
+        for seat in (0, 1):
+            pieces = {p["square"]: p for p in engine.view(after.state, seat)["pieces"]}
+            assert pieces["j4"]["revealed"] and pieces["j4"]["rank"] == "2", (seat, pieces["j4"])
+            assert pieces["j7"]["revealed"] and pieces["j7"]["rank"] is not None, (seat, pieces["j7"])
+        # Stored: every process replaying the row sees the same.
+        row = load(pool, game_id)
+        replayed = states_along(row.game, row.options, row.seed, row.moves, row.move_seats, row.reshuffles)[-1]
+        assert engine.view(replayed, 1) == engine.view(after.state, 1)
+    finally:
+        pool.close()

@@ -10,11 +10,19 @@ or Mittel, the asker's own turn, the version the asker saw), counts the Tipp on 
 ``ai_hint`` to the asker's sockets (room ``user:<uid>``), and the client sets the
 selection in the Handelskasten.  Nothing on the table changes: the player still plays
 the move (or another one) by pressing the button.
+
+One Tipp per table version: asking again at the same version (a double click, a script
+sending forty) starts no second search and counts no second Tipp; it gets the first
+one's answer.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
+
+import redis
 
 from services.game.refusals import TableRefusal
 from services.game.table import Tables
@@ -25,17 +33,29 @@ from shared.games import get_game
 HINT_GAMES = ("hanse",)
 HINT_STRENGTH = "stark"  # the strong computer computes every Tipp
 HINT_BUDGET_S = 1.5  # Stark's own thinking time for Battlehanse
+# How long a Tipp's search may take before the same version may ask for another (its answer lost).
+HINT_PENDING_S = 30.0
 
 
 class HintDesk:
-    """Checks a Tipp request, marks the match and sends it to the strong computer."""
+    """Checks a Tipp request, marks the match and sends it to the strong computer, once
+    per table version: asked again at the same version, the Tipp is the first one's answer
+    (the worker keeps it under ``ai_protocol.hint_key``), or, while that search still
+    runs, the answer it will send to the asker's sockets anyway."""
 
-    def __init__(self, tables: Tables, send: Callable[[MoveRequest], None]) -> None:
+    def __init__(self, tables: Tables, send: Callable[[MoveRequest], None], redis_client: redis.Redis,
+                 pending_s: float = HINT_PENDING_S) -> None:
         self.tables = tables
         self.send = send
+        self.redis = redis_client
+        self.pending_s = pending_s
 
-    def request(self, user_id: int, game_id: int, version: int) -> MoveRequest:
-        """Ask for the strong computer's move for ``user_id``'s seat; raises :class:`TableRefusal`."""
+    def request(self, user_id: int, game_id: int, version: int) -> MoveRequest | dict[str, Any] | None:
+        """Ask for the strong computer's move for ``user_id``'s seat; raises :class:`TableRefusal`.
+
+        Returns the request sent (a new search), the Tipp already found at this version
+        (a ``dict``, for the asker's socket), or None (its search still runs).  A search's
+        answer comes from the worker, as ``ai_hint`` to room ``user:<uid>``."""
         # The asker may have seen the computer's answer before its write (services.game.table).
         self.tables.until_written(game_id)
         with self.tables.pool.connection() as conn, conn.transaction():
@@ -58,6 +78,12 @@ class HintDesk:
             state = self.tables.cache.state(row)
             if engine.to_move(state) != (seat,):
                 raise TableRefusal("not_your_turn")
+            key = ai_protocol.hint_key(row.id, row.version)
+            # One search per version; a search whose answer never came (worker lost) may be asked again.
+            if not self.redis.set(key, ai_protocol.HINT_PENDING, nx=True, ex=max(1, round(self.pending_s))):
+                found = self.redis.get(key)
+                text = found.decode() if isinstance(found, bytes) else found
+                return None if text in (None, ai_protocol.HINT_PENDING) else json.loads(text)
             view = engine.view(state, seat)
             conn.execute("UPDATE games SET hints = hints + 1 WHERE id = %s", (row.id,))
         request = ai_protocol.new_request("hint", row.game, row.id, row.version, seat, view, HINT_STRENGTH,

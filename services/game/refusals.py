@@ -31,6 +31,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "bad_local_table": ("Diese Einstellungen passen nicht zu diesem Tisch.",
                         "These settings do not fit this table."),
     "not_found": ("Nicht gefunden.", "Not found."),
+    "deal_sealed": ("Mit diesem Blatt wird heute noch gespielt: Zuschauen, Wiederholung und Notation gibt es"
+                    " ab morgen.",
+                    "This deal is still being played today: watching, the replay and the record are available"
+                    " tomorrow."),
     "private_table": ("An diesem Tisch spielen zwei an einem Gerät; er gehört einem anderen Spieler.",
                       "Two play on one device at this table; it belongs to another player."),
     "hint_not_here": ("Einen Tipp gibt es nur in Battlehanse gegen den Computer.",

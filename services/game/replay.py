@@ -40,22 +40,24 @@ class StateCache:
             return as_ended(row, cached[1])
         state = replay(row.game, row.options, row.seed, row.moves, row.move_seats, row.reshuffles)
         self.replays += 1
-        self.put(row.id, row.moves, row.move_seats, state)
+        self.put(row.id, row.moves, row.move_seats, state, row.reshuffles)
         return as_ended(row, state)
 
-    def put(self, game_id: int, moves: list[str], move_seats: list[int | None], state: Any) -> None:
-        # A Battlehanse state carries its own reshuffles (the row's, up to its ply).
-        self._states.put(game_id, (self._key(moves, move_seats, getattr(state, "reshuffles", ())), state))
+    def put(self, game_id: int, moves: list[str], move_seats: list[int | None], state: Any,
+            reshuffles: tuple = ()) -> None:
+        # ``reshuffles``: the row's take-back marks; a Battlehanse state also carries its own.
+        self._states.put(game_id, (self._key(moves, move_seats, getattr(state, "reshuffles", reshuffles)), state))
 
     def forget(self, game_id: int) -> None:
         self._states.forget(game_id)
 
 
 def _mixed(engine: Any, state: Any, reshuffles: tuple, ply: int) -> Any:
-    """``state`` with the Zug-zurück reshuffles made before move ``ply`` (Battlehanse only has any)."""
-    for at, seed in reshuffles:
+    """``state`` with the take-back marks made before move ``ply`` (``games.reshuffles``:
+    Battlehanse's new mixes, Battlegeneral's ranks a fight showed; ``Game.after_takeback``)."""
+    for at, mark in reshuffles:
         if at == ply:
-            state = engine.reshuffle_unseen(state, seed)
+            state = engine.after_takeback(state, mark)
     return state
 
 

@@ -26,6 +26,7 @@ from services.game.hint import hints_of
 from services.game.refusals import TableRefusal
 from services.game.replay import replay, states_along
 from services.game.round_pause import in_round_pause
+from services.game.sealed import is_sealed
 from shared import game_store
 from shared.game_store import GameRow
 from shared.games import get_game
@@ -116,6 +117,9 @@ def readable_review(conn: Any, user_id: int | None, game_id: int, seat: int | No
     if user_id is None or row.seats[seat] != user_id:
         if row.running:
             raise TableRefusal("review_not_yours")
+        if is_sealed(row):
+            # Its moves name the day's cards: to others only once the deal is no longer played.
+            raise TableRefusal("deal_sealed")
         found = conn.execute("SELECT public FROM reviews WHERE game_id = %s AND seat = %s",
                              (row.id, seat)).fetchone()
         if found is None or not _value(found, "public", 0):

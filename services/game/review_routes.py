@@ -21,7 +21,7 @@ from services.game.review_access import readable_review
 from shared import i18n
 from shared.settings import Settings
 
-STATUS_OF = {"not_found": 404, "review_not_yours": 403, "review_after_end": 409}
+STATUS_OF = {"not_found": 404, "review_not_yours": 403, "review_after_end": 409, "deal_sealed": 403}
 
 
 def review_blueprint(pool: ConnectionPool, config: Settings) -> Blueprint:

@@ -21,21 +21,23 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
-from flask import request, session
+from flask import current_app, request, session
 from flask_socketio import ConnectionRefusedError, SocketIO, emit, join_room, leave_room
 from psycopg_pool import ConnectionPool
 
+from services.ai_worker.ping import pending_key
 from services.ai_worker.ping import ping as ping_task
 from services.game import table_metrics
 from services.game.player_status import PlayerStatus
-from services.game.private_tables import check_onlooker
+from services.game.private_tables import check_onlooker, may_look
 from services.game.publisher import TablePublisher, seat_room, table_room, watch_room
 from services.game.refusals import TableRefusal
 from services.game.seat_connections import SeatConnections
 from services.game.table import Settled, Tables
 from services.game.table_presence import TablePresence
-from shared import i18n, reserved_events, session_tokens, settings
-from shared.socket_errors import error_payload, guarded, validated
+from shared import creation_quota, i18n, reserved_events, session_sockets, session_tokens, settings
+from shared.schemas import ProtocolError
+from shared.socket_errors import OVERSIZED_EVENT, error_payload, guarded, oversized_error, validated
 
 log = logging.getLogger("game.sockets")
 
@@ -48,17 +50,34 @@ def session_lang() -> str:
 
 
 def session_user_id() -> int:
-    return session["user"]["uid"]
+    """The socket's user; refused once its session has logged out (shared.session_sockets)."""
+    user = session["user"]
+    current_app.extensions["session_sockets"].check(user["sid"])
+    return user["uid"]
 
 
 def _emit_error(payload: dict) -> None:
     emit("error", payload)
 
 
+def current_sender(tables: Tables, publisher: TablePublisher) -> Callable[[str, int, int], None]:
+    """``send(sid, game_id, user_id)``: the table as it stands now after a refusal that says the
+    sender's picture is out of date, to a socket of someone who may look at it: a stranger's
+    move at a private or sealed table is refused like any other, and shows it nothing."""
+
+    def send(sid: str, game_id: int, user_id: int) -> None:
+        settled = tables.current(game_id)
+        if may_look(settled.row, user_id):
+            publisher.send_to(sid, settled, user_id)
+
+    return send
+
+
 def table_events(socketio: SocketIO, tables: Tables,
                  publisher: TablePublisher) -> Callable[[str], Callable[[Callable[[dict[str, Any]], None]], Callable]]:
     """The decorator every table event handler of the game service is registered with:
     validate the payload, run the handler, turn a table refusal into ``error`` (+ state)."""
+    send_current = current_sender(tables, publisher)
 
     def table_event(event: str) -> Callable:
         def decorate(handler: Callable[[dict[str, Any]], None]) -> Callable:
@@ -72,7 +91,7 @@ def table_events(socketio: SocketIO, tables: Tables,
                 except TableRefusal as exc:
                     _emit_error({"code": exc.code, "message": exc.message(session_lang()), "event": event})
                     if exc.current_game_id is not None:
-                        publisher.send_to(request.sid, tables.current(exc.current_game_id), session_user_id())
+                        send_current(request.sid, exc.current_game_id, session_user_id())
 
             return wrapper
 
@@ -87,6 +106,7 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
 
     presence = TablePresence(connections, publisher)
     table_event = table_events(socketio, tables, publisher)
+    send_current = current_sender(tables, publisher)
 
     def sit_down(settled: Settled) -> Settled:
         """Put this socket into the table's rooms (a spectator's: then the table marked watched),
@@ -121,6 +141,8 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
             raise ConnectionRefusedError(error_payload("not_logged_in", lang))
         session["user"] = user
         session["lang"] = lang
+        current_app.extensions["session_sockets"].opened(user["sid"], request.sid,
+                                                         functools.partial(session_sockets.end_socket, socketio, request.sid, lang))
         # A personal room so workers and other processes can reach this account's sockets.
         join_room(f"user:{user['uid']}")
 
@@ -130,6 +152,8 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
             _emit_error(error_payload("unknown_event", session_lang(), None, event="disconnect"))
             return
         presence.left(request.sid)
+        if "user" in session:
+            current_app.extensions["session_sockets"].closed(session["user"]["sid"], request.sid)
 
     @table_event("table:join")
     def join(data: dict[str, Any]) -> None:
@@ -139,16 +163,46 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
         if settled.row.running and settled.row.mode == "wartesaal" and settled.row.seats_of(session_user_id()):
             status.playing(session_user_id())
 
-    @table_event("table:move")
-    def move(data: dict[str, Any]) -> None:
-        started = time.perf_counter()
+    def move(sid: str, *args: object) -> None:
+        """``table:move``, registered with python-socketio itself, outside Flask's request
+        context: a move is the event every player sends over and over, and building and
+        tearing down a request context for it (with the managed session swapped in) cost
+        about a tenth of the service's CPU per move (bench/tables.py).  It reads the
+        socket's session as the other handlers do (Flask-SocketIO keeps it in the socket's
+        environ), and answers exactly as they do (``table_events``, ``guarded``)."""
+        environ = socketio.server.get_environ(sid, "/")
+        if not environ:
+            return  # an event of a socket already gone
+        socket_session = environ.get("saved_session") or {}
+        lang = socket_session.get("lang", i18n.DEFAULT_LANGUAGE)
+
+        def refuse(payload: dict[str, Any]) -> None:
+            socketio.emit("error", payload, to=sid)
+
         try:
-            settled = tables.move(session_user_id(), data["game_id"], data["version"], data["move"], data["lag_ms"] or 0)
+            data = validated("table:move", args)
+            user = socket_session["user"]
+            environ["flask.app"].extensions["session_sockets"].check(user["sid"])
+            started = time.perf_counter()
+            try:
+                settled = tables.move(user["uid"], data["game_id"], data["version"], data["move"], data["lag_ms"] or 0)
+            except TableRefusal as exc:
+                table_metrics.MOVES_REFUSED.inc()
+                refuse({"code": exc.code, "message": exc.message(lang), "event": "table:move"})
+                if exc.current_game_id is not None:
+                    send_current(sid, exc.current_game_id, user["uid"])
+                return
+            except Exception:
+                table_metrics.MOVES_REFUSED.inc()
+                raise
+            table_metrics.moved(settled.row.game, time.perf_counter() - started)
+        except ProtocolError as exc:
+            refuse(error_payload(exc.code, lang, "table:move", **exc.params))
         except Exception:
-            table_metrics.MOVES_REFUSED.inc()
-            raise
-        table_metrics.MOVE_SECONDS.labels(settled.row.game).observe(time.perf_counter() - started)
-        table_metrics.MOVES.labels(settled.row.game).inc()
+            log.exception("socket handler for %s failed", "table:move")
+            refuse(error_payload("internal_error", lang, "table:move"))
+
+    socketio.server.on("table:move", move, namespace="/")
 
     @table_event("table:resign")
     def resign(data: dict[str, Any]) -> None:
@@ -168,12 +222,15 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
 
     @table_event("table:new_local")
     def new_local(data: dict[str, Any]) -> None:
-        sit_down(tables.create_local(session_user_id(), data["game"], data["mode"], data["options"], data["strength"],
+        uid = session_user_id()
+        creation_quota.admit(current_app.extensions["redis"], "table", str(uid), creation_quota.TABLES_PER_HOUR)
+        sit_down(tables.create_local(uid, data["game"], data["mode"], data["options"], data["strength"],
                                      data["seat"], data["clock"], secrets.randbits(62)))
 
     @table_event("table:leave")
     def leave(data: dict[str, Any]) -> None:
         game_id = data["game_id"]
+        session_user_id()  # refused once the session has logged out
         for room in (table_room(game_id), watch_room(game_id), seat_room(game_id, 0), seat_room(game_id, 1)):
             leave_room(room)
         presence.left(request.sid, game_id)
@@ -186,14 +243,29 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
     @guarded("table:ping", _emit_error, session_lang)
     def table_ping(*args: object) -> None:
         # The client's clock on both ends: the round trip it credits as a move's lag.
-        emit("table:pong", {"sent_ms": validated("table:ping", args)["sent_ms"]})
+        data = validated("table:ping", args)
+        session_user_id()  # refused once the session has logged out
+        emit("table:pong", {"sent_ms": data["sent_ms"]})
 
     @socketio.on("ping_worker")
     @guarded("ping_worker", _emit_error, session_lang)
     def ping_worker(*args: object) -> None:
         data = validated("ping_worker", args)
-        # apply_async only publishes to Redis; never wait for a result in a greenlet.
-        ping_task.apply_async(args=[request.sid, data["nonce"]], expires=PING_EXPIRES_S)
+        # One ping per account waits in the queue at a time: it is the queue of the computer's
+        # moves and the Tipps.  The worker clears the mark before it answers.
+        pending, client = pending_key(session_user_id()), current_app.extensions["redis"]
+        if not client.set(pending, 1, nx=True, ex=PING_EXPIRES_S):
+            raise ProtocolError("ping_pending")
+        try:
+            # apply_async only publishes to Redis; never wait for a result in a greenlet.
+            ping_task.apply_async(args=[request.sid, data["nonce"], pending], expires=PING_EXPIRES_S)
+        except Exception:
+            client.delete(pending)
+            raise
+
+    @socketio.on(OVERSIZED_EVENT)
+    def oversized(*_args: object) -> None:
+        _emit_error(oversized_error(session_lang()))
 
     @socketio.on("*")
     def unknown(event: object, *args: object) -> None:

@@ -32,7 +32,9 @@ def register(socketio: SocketIO, pool: ConnectionPool, tables: Tables, publisher
 
     @solo_event("table:hint")
     def hint(data: dict[str, Any]) -> None:
-        hints.request(session_user_id(), data["game_id"], data["version"])
+        found = hints.request(session_user_id(), data["game_id"], data["version"])
+        if isinstance(found, dict):  # asked again at the same version: the Tipp found then
+            emit("ai_hint", found)
 
     @solo_event("review:request")
     def review(data: dict[str, Any]) -> None:

@@ -5,7 +5,7 @@ HTTP (JSON; errors ``{"error": {"code", "message"}}``, language from ``shared.i1
 ``POST /api/logout``, ``GET /api/me``; ``GET /api/games/<game>/preview?options=<JSON>``
 (the start position's view for the challenge panel, null while seed-dependent);
 ``GET /api/rating/...`` forwarded to the rating service; ``/`` and ``/assets/*`` serve
-``web/dist``; ``/healthz`` and ``/metrics``.
+``web/dist``; ``/livez``, ``/readyz`` (``shared.health``) and ``/metrics``.
 
 Socket.IO (default namespace; events and payloads defined in ``shared/schemas.py``): the
 ``sc_session`` cookie (a ``shared.auth_token`` token) is required on connect, ``auth``

@@ -25,7 +25,8 @@ def main() -> None:
 
     gevent_start.freeze_heap()
     event(log, "listening", port=settings.lobby_port, process=lobby.presence.process_id)
-    gevent_start.serve(lobby.app, settings.bind_host, settings.lobby_port, stopping=stopping)
+    # A lobby socket lives for as long as its page: waiting for them would only delay the exit.
+    gevent_start.serve(lobby.app, settings.bind_host, settings.lobby_port, stopping=stopping, grace_s=1.0)
 
 
 main()

@@ -14,7 +14,7 @@ from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from services.lobby.session import account_from, clear_session, session_from, set_session
-from shared import accounts, ledger, login_throttle, session_tokens
+from shared import accounts, creation_quota, ledger, login_throttle, session_tokens
 from shared.accounts import Account
 from shared.i18n import request_language, text
 from shared.logs import event
@@ -29,6 +29,9 @@ _STATUS = {
     "already_registered": 409,
     "name_taken": 409,
     "login_throttled": 429,
+    "login_wait": 429,
+    "guest_throttled": 429,
+    "registration_throttled": 429,
 }
 
 
@@ -42,15 +45,9 @@ def _error(code: str, status: int | None = None, **params: object) -> tuple[Resp
 
 
 def _client_address() -> str:
-    """The player's address for the login throttle.
-
-    Behind nginx (deploy/nginx.conf) every request comes from the proxy, so one counter
-    would lock out everybody; the last X-Forwarded-For entry is the address nginx saw.
-    Without a proxy a client can fake that header, which only dodges the per-address
-    limit; the per-name limit still holds.
-    """
-    forwarded = request.headers.get("X-Forwarded-For", "")
-    return forwarded.rsplit(",", 1)[-1].strip()[:64] or request.remote_addr or "unknown"
+    """The player's address for the login and sign-up throttles: the connection's own, or behind
+    ``TRUSTED_PROXY_HOPS`` proxies the one they saw (``services.lobby.client_address``)."""
+    return (request.remote_addr or "unknown")[:64]
 
 
 def _off_hub(fn, *args):  # noqa: ANN001, ANN202
@@ -103,7 +100,10 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
 
     @bp.post("/guest")
     def guest():  # noqa: ANN202
-        account = account_from(request, settings, pool) or accounts.create_guest(pool)
+        account = account_from(request, settings, pool)
+        if account is None:
+            creation_quota.admit(lobby.redis, "guest", _client_address(), settings.guests_per_hour)
+            account = accounts.create_guest(pool)
         event(lobby.log, "guest", user_id=account.id)
         return signed_in(account)
 
@@ -113,9 +113,14 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
         current = account_from(request, settings, pool)
         if current is not None and not current.guest:
             raise ProtocolError("already_registered")
-        account = accounts.register(
-            pool, body["name"], body["password"], current.id if current else None, run_cpu=_off_hub
-        )
+        # The rules first: a typo costs no registration of the hour.
+        name = accounts.normalize_name(body["name"])
+        accounts.check_name(name)
+        accounts.check_password(body["password"])
+        address = _client_address()
+        creation_quota.admit(lobby.redis, "registration", address, settings.registrations_per_hour)
+        account = accounts.register(pool, name, body["password"], current.id if current else None, run_cpu=_off_hub)
+        login_throttle.record_success(lobby.redis, account.name, address)
         event(lobby.log, "registered", user_id=account.id, from_guest=current is not None)
         return signed_in(account, 201 if current is None else 200)
 
@@ -129,7 +134,7 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
             login_throttle.record_failure(lobby.redis, name, address)
             event(lobby.log, "login failed", address=address)
             return _error("login_failed")
-        login_throttle.record_success(lobby.redis, name)
+        login_throttle.record_success(lobby.redis, name, address)
         event(lobby.log, "login", user_id=account.id)
         return signed_in(account)
 
@@ -137,8 +142,10 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
     def logout():  # noqa: ANN202
         session = session_from(request, settings, pool)
         if session is not None:
-            # Copies of the cookie and the session's game tickets stop working too.
-            session_tokens.log_out(pool, session, settings)
+            # Copies of the cookie and the session's game tickets stop working too, and the
+            # session's open sockets are ended in every process (this one's at once).
+            session_tokens.log_out(pool, lobby.redis, session, settings)
+            lobby.sessions.end([session["sid"]])
             event(lobby.log, "logout", user_id=session["uid"])
         response = jsonify({"ok": True})
         clear_session(response, settings)

@@ -28,7 +28,7 @@ from flask_socketio import emit
 from services.lobby.challenge_store import ChallengeStore
 from services.lobby.wartesaal import Connection, WartesaalSockets
 from shared import challenge as negotiation
-from shared import presence
+from shared import creation_quota, presence
 from shared.challenge import Challenge, ChallengeRefusal, Party
 
 if TYPE_CHECKING:
@@ -118,6 +118,8 @@ def register_seeks(lobby: Lobby, sockets: WartesaalSockets, store: ChallengeStor
                 return
             except ChallengeRefusal:
                 continue  # taken by someone else a moment ago: try the next
+        # Every new seek reaches every Wartesaal page: counted like a challenge.
+        creation_quota.admit(lobby.redis, "challenge", str(conn.user_id), creation_quota.CHALLENGES_PER_HOUR)
         withdraw_seeks(conn.user_id)  # one seek per player: the new one replaces the old
         store.add(seek)
         announce()

@@ -11,6 +11,7 @@ Either everything commits or nothing does.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 
 import psycopg
 from psycopg_pool import ConnectionPool
@@ -35,10 +36,22 @@ def balances(conn: psycopg.Connection, user_ids: list[int]) -> dict[int, int]:
     return {int(r["id"]): int(r["balance"]) for r in rows}
 
 
-def require_stake(conn: psycopg.Connection, parties: list[Party], stake: int) -> None:
-    """Refuse (naming who) when a player holds less than the stake."""
+def refuse_guest_stake(conn: psycopg.Connection, parties: list[Party], stake: int) -> None:
+    """Refuse a stake (naming who) when a player is a guest: guests hold no Taler (``shared.accounts``)."""
     if stake <= 0:
         return
+    guests = {int(r["id"]) for r in conn.execute("SELECT id FROM users WHERE id = ANY(%s) AND is_guest",
+                                                  ([p.user_id for p in parties],)).fetchall()}
+    for party in parties:
+        if party.user_id in guests:
+            raise ChallengeRefusal("challenge_guest_stake", name=party.name)
+
+
+def require_stake(conn: psycopg.Connection, parties: list[Party], stake: int) -> None:
+    """Refuse (naming who) when a player is a guest or holds less than the stake."""
+    if stake <= 0:
+        return
+    refuse_guest_stake(conn, parties, stake)
     held = balances(conn, [p.user_id for p in parties])
     for party in parties:
         if held.get(party.user_id, 0) < stake:
@@ -46,9 +59,11 @@ def require_stake(conn: psycopg.Connection, parties: list[Party], stake: int) ->
                                    stake=stake)
 
 
-def check_stake(pool: ConnectionPool, parties: list[Party], stake: int) -> None:
-    """The balance check at a proposal and at acceptance, before anything changes."""
+def check_stake(pool: ConnectionPool, parties: list[Party], stake: int, *, guests_among: Sequence[Party] = ()) -> None:
+    """The balance check at a proposal and at acceptance, before anything changes; ``guests_among``:
+    further players who only must not be guests (the other side of a proposal)."""
     with pool.connection() as conn:
+        refuse_guest_stake(conn, [*parties, *guests_among], stake)
         require_stake(conn, parties, stake)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from flask import Response, jsonify, request
@@ -26,7 +27,7 @@ from services.lobby.challenge_start import check_stake, existing_game, start_gam
 from services.lobby.challenge_store import ChallengeStore
 from services.lobby.wartesaal import Connection, WartesaalSockets, user_room
 from shared import challenge as negotiation
-from shared import game_store, presence
+from shared import creation_quota, game_store, presence
 from shared.challenge import Challenge, ChallengeRefusal, Party, Settings
 from shared.games import BadOptions, get_game
 from shared.i18n import request_language, text
@@ -49,6 +50,9 @@ def public(challenge: Challenge, now: float) -> dict[str, Any]:
     data.pop("seek_elo")  # kept for the store; a taken seek is a challenge like any other
     live = challenge.status in ("open", "agreed")
     data["expires_in_ms"] = max(0, int((challenge.expires_at - now) * 1000)) if live else 0
+    # Who will take seat 0 (the side that begins) when the game starts: the panel shows
+    # exactly what the start will do, ⇄ included, instead of guessing the seat rule.
+    data["first_user_id"] = challenge.seats()[0] if challenge.challenged is not None else None
     return data
 
 
@@ -96,21 +100,33 @@ def register_challenges(lobby: Lobby, sockets: WartesaalSockets) -> None:
             raise ChallengeRefusal("challenge_player_away")
         return Party(user_id, name.decode() if isinstance(name, bytes) else name)
 
+    def add_another(conn: Connection, opponent: Party, make: Callable[[], Challenge]) -> None:
+        """Open the challenge ``make()`` gives, unless the challenger has one open to ``opponent`` or
+        too many (``shared.challenge.refuse_another``).  Under the challenger's lock: a burst of
+        creates (the lobby handles a socket's events side by side) must not all pass the count."""
+        with lobby.redis.lock(f"challenges:creating:{conn.user_id}", timeout=10, blocking_timeout=10):
+            negotiation.refuse_another(store.open_for(conn.user_id), Party(conn.user_id, conn.name), opponent)
+            creation_quota.admit(lobby.redis, "challenge", str(conn.user_id), creation_quota.CHALLENGES_PER_HOUR)
+            challenge = make()
+            store.add(challenge)
+        tell(challenge)
+
     @handles("challenge:create")
     def create(conn: Connection, payload: dict) -> None:
         if payload["to_user_id"] == conn.user_id:
             raise ChallengeRefusal("challenge_self")
         opponent = opponent_here(payload["to_user_id"])
-        challenge = negotiation.open_challenge(Party(conn.user_id, conn.name), opponent, payload["game"], time.time())
-        store.add(challenge)
-        tell(challenge)
+        add_another(conn, opponent, lambda: negotiation.open_challenge(Party(conn.user_id, conn.name), opponent,
+                                                                       payload["game"], time.time()))
 
     @handles("challenge:propose")
     def propose(conn: Connection, payload: dict) -> None:
         settings = Settings(**payload["settings"])
         if settings.rated and settings.stake:
-            # Nobody can propose a stake they do not hold themselves.
-            check_stake(lobby.pool, [Party(conn.user_id, conn.name)], settings.stake)
+            # Nobody can propose a stake they do not hold themselves, nor one with a guest.
+            current = store.get(payload["challenge_id"])
+            check_stake(lobby.pool, [Party(conn.user_id, conn.name)], settings.stake,
+                        guests_among=list(current.parties()) if current else [])
         changed = store.transition(payload["challenge_id"],
                                    lambda c: negotiation.propose(c, conn.user_id, settings, time.time()))
         if changed:
@@ -152,10 +168,9 @@ def register_challenges(lobby: Lobby, sockets: WartesaalSockets) -> None:
             names = game_store.user_names(db, [other])
         previous = {"clock": _clock_name(row.clock), "options": row.options, "rated": row.rated, "stake": row.stake}
         settings = negotiation.rematch_settings(row.game, previous, row.seats, conn.user_id)
-        challenge = negotiation.open_challenge(Party(conn.user_id, conn.name), Party(other, names.get(other, "?")),
-                                               row.game, time.time(), settings=settings, rematch_of=row.id)
-        store.add(challenge)
-        tell(challenge)
+        opponent = Party(other, names.get(other, "?"))
+        add_another(conn, opponent, lambda: negotiation.open_challenge(
+            Party(conn.user_id, conn.name), opponent, row.game, time.time(), settings=settings, rematch_of=row.id))
 
     seeks = register_seeks(lobby, sockets, store, tell, try_start)
 

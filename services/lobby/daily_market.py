@@ -18,6 +18,10 @@ the game service has to know about the Tagesmarkt.  A round played with Zug zurÃ
 a Tipp keeps its score but is practice.  The Tagesliste shows the ten best
 counted scores of a day; the streak is the number of days in a row, up to today (or
 up to yesterday while today has no attempt yet), with an attempt.
+
+Every attempt of a day shares its deal, so each table is sealed until the day ends
+(``games.sealed_until``, :mod:`services.game.sealed`): a finished or given-up attempt
+shows only what its player saw in play, and its replay and record wait for the next day.
 """
 
 from __future__ import annotations
@@ -51,6 +55,11 @@ def berlin_day(now: dt.datetime) -> dt.date:
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
     return now.astimezone(BERLIN).date()
+
+
+def day_end(day: dt.date) -> dt.datetime:
+    """When ``day`` ends in Berlin: until then its deal is sealed (``games.sealed_until``)."""
+    return dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), tzinfo=BERLIN)
 
 
 def daily_seed(day: dt.date, secret: str) -> int:
@@ -95,7 +104,7 @@ def start_attempt(conn: psycopg.Connection, account: Account, now: dt.datetime, 
     counted = not account.guest and earlier == 0
     game_id = game_store.create_game(
         conn, game="hanse", options=dict(OPTIONS), seed=daily_seed(day, secret), seats=(account.id, None),
-        mode="computer", clock=None, rated=False, stake=0, strength=STRENGTH,
+        mode="computer", clock=None, rated=False, stake=0, strength=STRENGTH, sealed_until=day_end(day),
     )
     conn.execute(
         "INSERT INTO hanse_daily_attempts (user_id, day, game_id, counted, started_at) VALUES (%s, %s, %s, %s, %s)",

@@ -21,7 +21,9 @@ from flask import Blueprint, Response, jsonify, request
 
 from services.lobby import daily_market
 from services.lobby.session import account_from
+from shared import creation_quota
 from shared.i18n import request_language, text
+from shared.schemas import ProtocolError
 
 if TYPE_CHECKING:
     from services.lobby.app import Lobby
@@ -65,6 +67,11 @@ def daily_market_blueprint(lobby: Lobby) -> Blueprint:
         account = account_from(request, lobby.settings, lobby.pool)
         if account is None:
             return _not_logged_in()
+        try:
+            creation_quota.admit(lobby.redis, "table", str(account.id), creation_quota.TABLES_PER_HOUR)
+        except ProtocolError as err:
+            return jsonify({"error": {"code": err.code, "message": text(err.code, request_language(request),
+                                                                        **err.params)}}), 429
         with lobby.pool.connection() as conn, conn.transaction():
             started = daily_market.start_attempt(conn, account, daily_market.now_utc(),
                                                    lobby.settings.secret_key)

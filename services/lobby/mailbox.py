@@ -78,6 +78,7 @@ STATUS = {
     "postfach_waiting": 409,
     "invitation_exists": 409,
     "invitation_too_many": 429,
+    "invitation_throttled": 429,
 }
 
 _SELECT = (

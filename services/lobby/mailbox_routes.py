@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, Response, jsonify, request
 
 from services.lobby import mailbox
-from services.lobby.challenge_start import existing_game, require_stake, start_game
+from services.lobby.challenge_start import existing_game, refuse_guest_stake, require_stake, start_game
 from services.lobby.session import account_from
 from services.lobby.wartesaal import user_room
 from shared import challenge as negotiation
-from shared import i18n, presence
+from shared import creation_quota, game_store, i18n, presence
 from shared.accounts import Account
 from shared.challenge import Party, Settings
 from shared.logs import event
@@ -95,7 +95,12 @@ def mailbox_blueprint(lobby: Lobby) -> Blueprint:
         with pool.connection() as conn, conn.transaction():
             # Only checked: the stake leaves the balances when the game starts, not now.
             require_stake(conn, [Party(me.id, me.name)], settings.stake)
+            invitee = wanted["to_user_id"]
+            refuse_guest_stake(conn, [Party(invitee, game_store.user_names(conn, [invitee]).get(invitee, "?"))],
+                               settings.stake)
             invitation = mailbox.send(conn, Party(me.id, me.name), wanted["to_user_id"], game, settings)
+            # Counted once it is a valid invitation; over the limit this transaction rolls it back.
+            creation_quota.admit(lobby.redis, "invitation", str(me.id), creation_quota.INVITATIONS_PER_HOUR)
         tell(invitation.invitee.user_id)
         event(lobby.log, "invitation sent", invitation_id=invitation.id, game=game)
         return jsonify({"invitation": invitation.to_json()}), 201

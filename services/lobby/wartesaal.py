@@ -1,13 +1,14 @@
 """The Wartesaal over Socket.IO: presence, chat, and refusal of malformed events.
 
-A socket is accepted only with a valid session cookie.  Every incoming event is
-checked against ``shared.schemas`` first; anything malformed (unknown name, wrong
+A socket is accepted only with a valid session cookie, and ended when that session logs
+out (``shared.session_sockets``).  Every incoming event is checked against ``shared.schemas`` first; anything malformed (unknown name, wrong
 arity or type, missing or extra fields, oversized) is answered with an ``error``
 event in the client's language and changes nothing; the connection stays up.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -17,18 +18,19 @@ from flask_socketio import emit, join_room
 from prometheus_client import Counter, Gauge
 from socketio.exceptions import ConnectionRefusedError  # not the builtin OSError of that name
 
-from services.lobby.session import account_from
-from shared import chat, ledger, reserved_events
+from services.lobby.session import session_from
+from shared import accounts, chat, ledger, reserved_events, session_sockets
 from shared.i18n import pick_language, text
 from shared.logs import event
 from shared.schemas import ProtocolError, validate_event
+from shared.socket_errors import OVERSIZED_EVENT, oversized_error
 
 if TYPE_CHECKING:
     from services.lobby.app import Lobby
 
-SOCKETS = Gauge("lobby_sockets", "Wartesaal sockets open on this process")
-CHAT_MESSAGES = Counter("lobby_chat_messages_total", "Chat messages accepted")
-REFUSED_EVENTS = Counter("lobby_refused_events_total", "Client events answered with an error", ["code"])
+SOCKETS = Gauge("spielcenter_lobby_sockets", "Wartesaal sockets open on this process")
+CHAT_MESSAGES = Counter("spielcenter_lobby_chat_messages_total", "Chat messages accepted")
+REFUSED_EVENTS = Counter("spielcenter_lobby_refused_events_total", "Client events answered with an error", ["code"])
 
 
 @dataclass
@@ -36,6 +38,7 @@ class Connection:
     user_id: int
     name: str
     lang: str
+    session_id: str  # the login session it acts for (shared.session_sockets)
 
 
 Handler = Callable[[Connection, dict], None]
@@ -68,14 +71,21 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
 
     on_join: list[Callable[[Connection], None]] = []
 
+    def end_socket(sid: str) -> None:
+        """Its session logged out: say so, then disconnect it (shared.session_sockets)."""
+        conn = connections.get(sid)
+        session_sockets.end_socket(socketio, sid, conn.lang if conn else "de")
+
     def handles(event_name: str) -> Callable[[Handler], Handler]:
         """Register ``fn(connection, payload)`` for ``event_name`` behind schema validation."""
 
         def register(fn: Handler) -> Handler:
             def handler(*args: object) -> None:
                 try:
+                    connection = connections[request.sid]
+                    lobby.sessions.check(connection.session_id)
                     payload = validate_event(event_name, args)
-                    fn(connections[request.sid], payload)
+                    fn(connection, payload)
                 except ProtocolError as err:
                     refuse(err, event_name)
 
@@ -93,7 +103,8 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
             return
         lang = pick_language(auth.get("lang") if isinstance(auth, dict) else None)
         try:
-            account = account_from(request, lobby.settings, lobby.pool)
+            claims = session_from(request, lobby.settings, lobby.pool)
+            account = accounts.get(lobby.pool, claims["uid"]) if claims else None
         except Exception:
             # Fail closed: the default error handler would otherwise let the socket in.
             lobby.log.exception("session check failed")
@@ -101,8 +112,9 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
         if account is None:
             # Reaches the client as connect_error: message, then data.
             raise ConnectionRefusedError(text("not_logged_in", lang), {"code": "not_logged_in"})
-        connection = Connection(account.id, account.name, lang)
+        connection = Connection(account.id, account.name, lang, claims["sid"])
         connections[request.sid] = connection
+        lobby.sessions.opened(connection.session_id, request.sid, functools.partial(end_socket, request.sid))
         join_room(user_room(account.id))
         SOCKETS.inc()
         lobby.presence.join(account.id, account.name)
@@ -121,6 +133,7 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
         conn = connections.pop(request.sid, None)
         if conn is None:
             return
+        lobby.sessions.closed(conn.session_id, request.sid)
         SOCKETS.dec()
         if lobby.presence.leave(conn.user_id) == 0:
             lobby.broadcast_players()
@@ -139,6 +152,12 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
     @handles("lang:set")
     def lang_set(conn: Connection, payload: dict) -> None:
         conn.lang = payload["lang"]
+
+    @socketio.on(OVERSIZED_EVENT)
+    def oversized(*_args: object) -> None:
+        conn = connections.get(request.sid)
+        REFUSED_EVENTS.labels("payload_too_large").inc()
+        emit("error", oversized_error(conn.lang if conn else "de"))
 
     @socketio.on("*")
     def unknown_event(event_name: object, *_args: object) -> None:

@@ -159,12 +159,40 @@ class Game(ABC):
         information, whose views already show everything: the state itself."""
         return state
 
+    # ---- a take-back -----------------------------------------------------------
+    def takeback_mark(self, before: Any, kept: Any, seed: int | None) -> int | None:
+        """What a take-back must keep from the moves it removes, as one int that
+        :meth:`after_takeback` applies to ``kept`` (the state replayed without them);
+        ``before`` is the state with them, ``seed`` a fresh random number when the
+        table mixes unseen things anew (None: it does not).  None: nothing to keep.
+        The default is for games where replaying the kept moves is the whole truth."""
+        return None
+
+    def after_takeback(self, state: Any, mark: int) -> Any:
+        """``state`` with a take-back's :meth:`takeback_mark` applied (replays call it
+        at the ply where the take-back happened)."""
+        return state
+
     # ---- what a seat may see -------------------------------------------------
     @abstractmethod
     def view(self, state: Any, seat: Seat) -> dict[str, Any]:
         """The only door toward a client: exactly what ``seat`` may know (rules.md,
         "What each side may know").  Includes the seat's legal moves when it is to move.
         After the game ends, everything."""
+
+    def sealed_view(self, state: Any, seat: Seat) -> dict[str, Any]:
+        """``seat``'s view as play showed it, even after the end: what the end would
+        reveal (hidden setups, hands, the deck order) stays hidden.  For a finished
+        game whose deal others still play that day.  The default is for games without
+        hidden information, whose views show everything anyway."""
+        return self.view(state, seat)
+
+    def open_view(self, state: Any) -> dict[str, Any]:
+        """A position of a *finished* game as its replay shows it: everything of that moment
+        open (both hands, every rank), nothing of later moments.  Only for games that have
+        ended (after the game, everything); the default is for games without hidden
+        information, whose spectator view already shows everything."""
+        return self.view(state, None)
 
     # ---- text forms ----------------------------------------------------------
     @abstractmethod

@@ -117,3 +117,30 @@ def test_a_record_cannot_claim_a_rules_ending_its_moves_do_not_reach():
     forged = text.replace('[Reason "aufgabe"]', '[Reason "fahne_erobert"]')
     with pytest.raises(BadNotation):
         G.parse_record(forged)
+
+
+def test_a_take_back_keeps_what_a_fight_showed():
+    """Issue 17: the moves taken back leave their fights' reveals on the kept state (pure)."""
+    before = played(30)
+    kept = played(0)  # both setups, no move yet: what a take-back to the start replays
+    mark = G.takeback_mark(before, kept, None)
+    assert mark is not None
+    shown = {p["id"] for p in G.view(before, 0)["pieces"] if p["revealed"]}
+    shown |= {c["id"] for side in G.view(before, 0)["captured"] for c in side}
+    restored = G.after_takeback(kept, mark)
+    assert G.view(kept, 0)["pieces"] == G.view(played(0), 0)["pieces"]  # the kept state itself is unchanged
+    for seat in (0, 1):
+        for piece in G.view(restored, seat)["pieces"]:
+            if piece["id"] in shown:
+                assert piece["revealed"] and piece["rank"] is not None
+    assert G.takeback_mark(kept, kept, None) is None  # nothing taken back, nothing to keep
+    assert G.to_json(G.after_takeback(kept, mark)) != G.to_json(kept)
+
+
+def test_a_sealed_view_after_the_end_shows_only_what_play_showed():
+    st = played(30)
+    ended = G.conclude(st, RESIGNED_BY_BLUE)
+    for seat in (0, 1, None):
+        sealed = G.sealed_view(ended, seat)
+        assert sealed["outcome"] == RESIGNED_BY_BLUE.to_dict()
+        assert sealed["pieces"] == G.view(st, seat)["pieces"] and "start_position" not in sealed

@@ -23,7 +23,7 @@ from shared.games.general.setup_phase import (
     setup_moves,
     setup_text,
 )
-from shared.games.general.state import PLAY, State, new_setup_state, ply_records
+from shared.games.general.state import PIECES, PLAY, REVEALED, State, new_setup_state, ply_records
 from shared.games.general.view import build_view
 
 DEFAULT_OPTIONS: dict[str, Any] = {"max_quiet_moves": 200}
@@ -173,6 +173,22 @@ class GeneralGame(Game):
         ended.outcome = outcome
         return ended
 
+    # ---- a take-back -------------------------------------------------------------
+    def takeback_mark(self, before: State, kept: State, seed: int | None) -> int | None:
+        """The pieces whose rank a fight in the moves taken back showed, as a bit set of
+        piece ids: what both players saw stays seen (the computer's knowledge too)."""
+        mark = sum(1 << piece for piece in range(PIECES)
+                   if before.flags[piece] & REVEALED and not kept.flags[piece] & REVEALED)
+        return mark or None
+
+    def after_takeback(self, state: State, mark: int) -> State:
+        """``state`` with the pieces of ``mark`` (a :meth:`takeback_mark`) revealed."""
+        if state.phase != PLAY or not mark:
+            return state
+        kept = state.copy()
+        kept.flags = [flags | REVEALED if mark >> piece & 1 else flags for piece, flags in enumerate(state.flags)]
+        return kept
+
     # ---- views and text forms --------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         if seat not in (0, 1, None):
@@ -180,6 +196,19 @@ class GeneralGame(Game):
         movers = self.to_move(state)
         moves = [m.to_dict() for m in self.legal_moves(state, seat)] if seat is not None and seat in movers else []
         return build_view(state, seat, movers, moves)
+
+    def sealed_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """After the end too, only the ranks play showed (own pieces, revealed ones)."""
+        if state.outcome is None:
+            return self.view(state, seat)
+        playing = state.copy()
+        playing.outcome = None
+        view = build_view(playing, seat, (), [])
+        view["outcome"] = state.outcome.to_dict()
+        return view
+
+    def open_view(self, state: State) -> dict[str, Any]:
+        return build_view(state, None, self.to_move(state), [], open_all=True)
 
     def to_position(self, state: State) -> str:
         return state_to_position(state)
