@@ -23,7 +23,6 @@ Starts its own embedded PostgreSQL and Redis.  Prints one JSON object per figure
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
 import re
@@ -125,7 +124,6 @@ def run_batch(infra: Infra, logs: Path, conn: psycopg.Connection, targets: list[
         app.close()
 
 
-LOG_TIME = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}): [^\]]*\] (.*)$")
 PART_EVENT = re.compile(r"review (\d+) part (\d+) (started: \d+ points \(task set up in ([\d.]+) s\)"
                         r"|stored ply \d+ \(judged in ([\d.]+) s, stored and told in ([\d.]+) s\)|done)")
 
@@ -138,11 +136,12 @@ def timeline(log_path: Path, start: float, end: float) -> dict:
     parts: list[dict] = []
     judge_s = store_s = setup_s = 0.0
     for line in log_path.read_text().splitlines():
-        stamped = LOG_TIME.match(line)
-        if not stamped:
+        try:  # the worker logs JSON lines (shared/logs.py): epoch "ts" and "msg"
+            entry = json.loads(line)
+        except json.JSONDecodeError:
             continue
-        at = dt.datetime.strptime(stamped.group(1), "%Y-%m-%d %H:%M:%S,%f").timestamp() - start
-        event = PART_EVENT.search(stamped.group(2))
+        at = entry["ts"] - start
+        event = PART_EVENT.search(entry["msg"])
         if at < 0 or event is None:  # before the start: the warm-up
             continue
         what = event.group(3)

@@ -12,11 +12,8 @@ returns it.  Figures:
 
 Every player gets ``budget_s`` per move (Mittel stops at its 3 plies earlier).
 
-Measured 2026-11-30 on 2 shared cores under load 2–9: at the full 1.8 s, 10 games per
-pairing, Stark 50k nodes/s, mean depth 4.0, all moves within 1.98 s (worst 1.89 s),
-Stark vs Mittel 1.0, Mittel vs Leicht 1.0.  With 20 games per pairing: at 1.0 s Stark
-31.5k nodes/s, mean depth 3.8, 99.5 % of moves within 1.1 s (worst 1.20 s), Stark vs
-Mittel 1.0, Mittel vs Leicht 1.0; at 0.3 s Stark depth 3.1, 97.8 % within budget + 10 %, Stark vs Mittel 0.80, Mittel vs Leicht 1.0.
+Stark's current figures and their commands are in the README (computer opponents);
+``bench.bullet_stark`` compares it with the previous Stark.
 """
 
 from __future__ import annotations

@@ -74,47 +74,31 @@ def stark_speed(budget_s: float, positions: int = 12, seed: int = 5) -> dict[str
     """Nodes (evaluated positions) and samples per move of Stark from real match positions."""
     rng = random.Random(seed)
     state = GAME.new_game({}, seed)
-    counted = [0]
-    real_evaluate = player.evaluate
-
-    def counting(st, me):  # noqa: ANN001, ANN202
-        counted[0] += 1
-        return real_evaluate(st, me)
-
+    nodes = 0
     samples_seen: list[int] = []
-    real_from_view = player.state_from_view
-
-    def counting_samples(view, rng_):  # noqa: ANN001, ANN202
-        samples_seen[-1] += 1
-        return real_from_view(view, rng_)
-
     seconds = 0.0
     within = 0
     measured = 0
-    player.evaluate = counting
-    player.state_from_view = counting_samples
-    try:
-        while measured < positions and GAME.outcome(state) is None:
-            seat = state.turn
-            view = GAME.view(state, seat)
-            if len(view["legal_moves"]) > 1:
-                samples_seen.append(0)
-                started = time.monotonic()
-                player.choose_move(view, "stark", started + budget_s, rng)
-                took = time.monotonic() - started
-                seconds += took
-                within += took <= budget_s * 1.1
-                measured += 1
-            text = player.choose_move(view, "mittel", time.monotonic() + 1, rng)
-            state = GAME.apply(state, text, seat)
-    finally:
-        player.evaluate = real_evaluate
-        player.state_from_view = real_from_view
+    while measured < positions and GAME.outcome(state) is None:
+        seat = state.turn
+        view = GAME.view(state, seat)
+        if len(view["legal_moves"]) > 1:
+            stats: dict[str, int] = {}
+            started = time.monotonic()
+            player.choose_move(view, "stark", started + budget_s, rng, stats=stats)
+            took = time.monotonic() - started
+            seconds += took
+            within += took <= budget_s * 1.1
+            measured += 1
+            nodes += stats.get("nodes", 0)
+            samples_seen.append(stats.get("samples", 0))
+        text = player.choose_move(view, "mittel", time.monotonic() + 1, rng)
+        state = GAME.apply(state, text, seat)
     return {
         "budget_s": budget_s,
-        "nodes_per_second": round(counted[0] / seconds) if seconds else None,
+        "nodes_per_second": round(nodes / seconds) if seconds else None,
         "mean_samples_per_move": round(sum(samples_seen) / len(samples_seen), 1) if samples_seen else None,
-        "depth_plies": 3,
+        "depth_plies": player.STARK_DEPTH,
         "within_budget_share": round(within / measured, 3) if measured else None,
     }
 

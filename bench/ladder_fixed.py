@@ -37,7 +37,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from bench import ai_bullet, ai_general, ai_hanse, ai_hexagon, inprocess_ladder
+from bench import ai_bullet, ai_general, ai_hanse, ai_hexagon, inprocess_ladder, ladder_results
 from bench.ai_general import wilson_interval
 from services.ai_worker.players import bullet, general, hanse, hexagon
 from shared.ai_protocol import THINK_SECONDS, WORKER_SAFETY_MARGIN, WORKER_SAFETY_SHARE
@@ -84,16 +84,11 @@ def _job(args: tuple[str, str, int, int]) -> dict[str, Any]:
 
 
 def read_results(out: Path, game: str, pairing: str, effort: int) -> list[dict[str, Any]]:
-    if not out.exists():
-        return []
-    rows = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
-    return [r for r in rows if (r["game"], r["pairing"], r["effort"]) == (game, pairing, effort)]
+    return ladder_results.read_rows(out, lambda r: (r["game"], r["pairing"], r["effort"]) == (game, pairing, effort))
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    score = sum(1.0 if r["winner"] == r["strong_seat"] else 0.5 if r["winner"] is None else 0.0 for r in rows)
-    wins = sum(r["winner"] == r["strong_seat"] for r in rows)
-    draws = sum(r["winner"] is None for r in rows)
+    score, wins, draws = ladder_results.tally(rows, lambda r: r["strong_seat"])
     first = rows[0] if rows else {}
     return {
         "game": first.get("game"), "pairing": first.get("pairing"),

@@ -30,7 +30,8 @@ The path of a computer move::
 * Hints (``ai.hint``, a human seat asking for the strong level's move) are delivered
   only to the asking account's Socket.IO room ``user:<uid>`` as event ``ai_hint``
   ({request_id, table_id, ply, move, value}); a lost hint costs a click, so it does
-  not use the stream.
+  not use the stream.  The worker also keeps the answer under :data:`HINT_KEY`, so a
+  Tipp asked for again at the same table version is that answer, not a new search.
 
 This module is free of gevent and of Celery imports: the game service passes a
 ``send`` function (``services.ai_worker.app.app.send_task`` bound in
@@ -53,6 +54,11 @@ import redis
 ANSWER_STREAM = "ai:answers"
 ANSWER_STREAM_MAXLEN = 100_000  # approximate trim; answers are consumed within seconds
 OUTSTANDING_KEY = "ai:outstanding"  # hash table_id -> request JSON of the awaited move
+# One Tipp per table version: its answer ({request_id, table_id, ply, seat, move, value},
+# JSON) under this key, or HINT_PENDING while the strong computer searches (services.game.hint).
+HINT_KEY = "ai:hint:{table_id}:{ply}"
+HINT_PENDING = "pending"
+HINT_ANSWER_TTL_S = 3600  # a table version outlives this only while its player is away
 KINDS = ("move", "hint")
 STRENGTHS = ("leicht", "mittel", "stark")
 TASK_NAMES = {"move": "ai.move", "hint": "ai.hint"}
@@ -369,3 +375,8 @@ class AnswerInbox:
 def publish_answer(client: redis.Redis, answer: MoveAnswer) -> str:
     """XADD ``answer`` to the stream (worker side); returns the entry id."""
     return client.xadd(ANSWER_STREAM, answer.to_fields(), maxlen=ANSWER_STREAM_MAXLEN, approximate=True)
+
+
+def hint_key(table_id: int | str, ply: int) -> str:
+    """The Redis key of the Tipp for table ``table_id`` at version ``ply``."""
+    return HINT_KEY.format(table_id=table_id, ply=ply)

@@ -8,7 +8,7 @@ that hangs outright.
 
 ``ai.move`` writes a :class:`MoveAnswer` to the ``ai:answers`` stream (durable: the
 game service consumes it); ``ai.hint`` emits ``ai_hint`` to the asker's Socket.IO room
-``user:<uid>`` (a lost hint costs a click).  A redelivered task (worker child killed)
+``user:<uid>`` on the table's channel (a lost hint costs a click).  A redelivered task (worker child killed)
 simply decides again: the receiver keeps the first answer for the ply and drops the
 rest.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import inspect
+import json
 import logging
 import os
 import random
@@ -24,13 +25,21 @@ import socket
 import time
 from types import ModuleType
 
-import redis
 from celery.signals import worker_process_init
 
+from services.ai_worker import worker_metrics
 from services.ai_worker.app import app
-from services.ai_worker.ping import emitter
-from shared import settings
-from shared.ai_protocol import WORKER_SAFETY_MARGIN, WORKER_SAFETY_SHARE, MoveAnswer, MoveRequest, publish_answer
+from services.ai_worker.ping import SOCKETIO_CHANNEL, emitter, redis_client
+from services.game.table_channels import table_channel
+from shared.ai_protocol import (
+    HINT_ANSWER_TTL_S,
+    WORKER_SAFETY_MARGIN,
+    WORKER_SAFETY_SHARE,
+    MoveAnswer,
+    MoveRequest,
+    hint_key,
+    publish_answer,
+)
 
 log = logging.getLogger("ai.move")
 
@@ -39,19 +48,6 @@ log = logging.getLogger("ai.move")
 MIN_SEARCH = 0.02
 SOFT_LIMIT_S = 60
 HARD_LIMIT_S = 90
-
-_redis: redis.Redis | None = None
-_redis_pid: int | None = None
-
-
-def answer_client() -> redis.Redis:
-    """This process's Redis client for the answer stream (prefork children must not share one)."""
-    global _redis, _redis_pid
-    if _redis is None or _redis_pid != os.getpid():
-        _redis = redis.Redis.from_url(settings.load().redis_url, decode_responses=True)
-        _redis_pid = os.getpid()
-    return _redis
-
 
 def player_for(game: str) -> ModuleType:
     """The computer player module of ``game`` (``choose_move``, ``analyse``, ``value_of``)."""
@@ -115,7 +111,9 @@ def move(request_data: dict) -> str | None:
     answer = MoveAnswer(request.request_id, request.game, request.table_id, request.ply, request.seat, chosen,
                         request.deadline, time.time(), _worker_name(), request.attempt, error,
                         {**stats, "search_ms": round((time.monotonic() - started) * 1000, 1)})
-    publish_answer(answer_client(), answer)
+    publish_answer(redis_client(), answer)
+    worker_metrics.observe_search(request.game, request.kind, answer.stats["search_ms"] / 1000, time.time(),
+                                  request.deadline)
     return chosen
 
 
@@ -123,10 +121,21 @@ def move(request_data: dict) -> str | None:
 def hint(request_data: dict) -> str:
     """Send the strong level's move for a human seat to the asker's sockets."""
     request = MoveRequest.from_dict(request_data)
+    started = time.monotonic()
     chosen, value = decide(request)
-    emitter().emit("ai_hint", {"request_id": request.request_id, "table_id": request.table_id, "ply": request.ply,
-                               "seat": request.seat, "move": chosen, "value": value},
-                   namespace="/", room=f"user:{request.user_id}")
+    searched = time.monotonic() - started
+    answer = {"request_id": request.request_id, "table_id": request.table_id, "ply": request.ply,
+              "seat": request.seat, "move": chosen, "value": value}
+    # Kept for the same table version: asked again, the game service answers with it (one search per version).
+    redis_client().set(hint_key(request.table_id, request.ply), json.dumps(answer), ex=HINT_ANSWER_TTL_S)
+    room = f"user:{request.user_id}"
+    # On the table's channel: only the game process serving the table (where the asker's socket
+    # at it sits) hears it; every process, only when none serves the table.
+    message = {"method": "emit", "event": "ai_hint", "data": [answer], "binary": False, "namespace": "/",
+               "room": room, "skip_sid": None, "callback": None, "host_id": emitter().host_id}
+    if not redis_client().publish(table_channel(SOCKETIO_CHANNEL, request.table_id), json.dumps(message)):
+        emitter().emit("ai_hint", answer, namespace="/", room=room)
+    worker_metrics.observe_search(request.game, request.kind, searched, time.time(), request.deadline)
     return chosen
 
 

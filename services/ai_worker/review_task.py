@@ -48,6 +48,7 @@ import psycopg
 from celery.signals import worker_ready
 from psycopg.rows import dict_row
 
+from services.ai_worker import worker_metrics
 from services.ai_worker.app import BATCH, app
 from services.ai_worker.move_task import player_for
 from services.ai_worker.ping import emitter
@@ -82,9 +83,9 @@ def _seat_turns(game_name: str, options: dict, seed: int, moves: list[str], seat
     game = get_game(game_name)
     state = game.new_game(options, seed)
     for ply, (text, mover) in enumerate(zip(moves, seats, strict=True)):
-        for at, mix_seed in reshuffles:
+        for at, mark in reshuffles:
             if at == ply:
-                state = game.reshuffle_unseen(state, int(mix_seed))
+                state = game.after_takeback(state, int(mark))
         if mover == seat and game.to_move(state) == (seat,):
             yield game, state, ply, text
         state = game.apply(state, text, mover)
@@ -94,8 +95,9 @@ def replay_points(game_name: str, options: dict, seed: int, moves: list[str], se
                   seat: int, reshuffles: list | tuple = (), wanted: range | None = None) -> Iterator[ReviewPoint]:
     """Every move ``seat`` made while it alone was to move, with the view it had then.
 
-    ``reshuffles``: the ``(ply, seed)`` of each Zug zurück at a Battlehanse computer table
-    (``games.reshuffles``), made before move ``ply`` as the game service made them.
+    ``reshuffles``: the ``(ply, mark)`` of each take-back (``games.reshuffles``: a Battlehanse
+    mix seed, the Battlegeneral ranks a fight showed), applied before move ``ply`` as the
+    game service applied them (``Game.after_takeback``).
     ``wanted``: only these points (by their index among all of them); views are built for
     them alone and the replay stops after the last (a part does not pay for the others)."""
     for index, (game, state, ply, text) in enumerate(_seat_turns(game_name, options, seed, moves, seats, seat,
@@ -306,6 +308,7 @@ def _run_part(conn: psycopg.Connection, review_id: int, part: int, game_row: dic
             return "dropped"
         if review is None:
             return "dropped"
+        worker_metrics.REVIEW_MOVES_JUDGED.labels(game_row["game"]).inc()
         _emit("review_progress", review_id, {"done": review["moves_done"], "total": review["moves_total"],
                                              "ply": point.ply, "class": verdict["class"]})
         # One line per stored move: the resume test reads them to prove no move was judged twice.
@@ -315,6 +318,7 @@ def _run_part(conn: psycopg.Connection, review_id: int, part: int, game_row: dic
             return "failed"
     conn.execute("UPDATE review_parts SET status = 'done', heartbeat_at = now() WHERE review_id = %s AND part = %s",
                  (review_id, part))
+    worker_metrics.REVIEW_PARTS_DONE.labels(game_row["game"]).inc()
     log.info("review %s part %s done", review_id, part)
     return _finish_if_complete(conn, review_id)
 

@@ -308,17 +308,23 @@ def test_going_back_where_a_piece_just_came_from_costs() -> None:
     assert player.return_penalties(view, moves) == {c6 * 100 + b6: player.RETURN_PENALTY}
 
 
-def test_heavy_pieces_do_not_strike_unmoved_pieces() -> None:
-    # Red's Feldmarschall and a Leutnant both next to never-moved Blue pieces: only the
-    # Feldmarschall's strike carries the probe penalty.
-    state = GAME.from_position("f1b7/M1L7/10/10/2~~2~~2/2~~2~~2/10/10/10/FB7a r 0 0")
-    view = GAME.view(state, 0)
+def test_high_pieces_leave_unmoved_pieces_to_testers() -> None:
+    # Red's Feldmarschall, a Major and a Leutnant each next to a never-moved Blue piece:
+    # the strikes of the Feldmarschall and the Major cost their value (the Leutnant can
+    # test), the Leutnant's costs nothing.
     from services.ai_worker.players.general_belief import read_belief
+    from services.ai_worker.players.general_search import VALUE
 
-    belief = read_belief(view)
+    state = GAME.from_position("f1b1b5/M1L1J5/10/10/2~~2~~2/2~~2~~2/10/10/10/FB7a r 0 0")
+    view = GAME.view(state, 0)
     moves = [player._move_int(m["text"]) for m in view["legal_moves"]]
-    penalties = player.heavy_probe_penalties(belief, moves)
-    assert penalties == {player._move_int("a9-a10"): player.HEAVY_PROBE_PENALTY}
+    penalties = player.heavy_probe_penalties(read_belief(view), moves)
+    assert penalties == {player._move_int("a9-a10"): VALUE[10], player._move_int("e9-e10"): VALUE[7]}
+    # without a tester on the board the high pieces must probe themselves
+    state = GAME.from_position("f1b1b5/M3J5/10/10/2~~2~~2/2~~2~~2/10/10/10/FB8 r 0 0")
+    view = GAME.view(state, 0)
+    moves = [player._move_int(m["text"]) for m in view["legal_moves"]]
+    assert player.heavy_probe_penalties(read_belief(view), moves) == {}
 
 
 def test_the_enemy_cannot_tell_the_fahne_from_the_minen_beside_it() -> None:
@@ -354,3 +360,106 @@ def test_stark_beats_mittel_by_three_quarters() -> None:
         elif strengths[result["winner"]] == "stark":
             score += 1.0
     assert score / games >= 0.75
+
+
+def _approach_to_the_marshal():
+    """Red's revealed Feldmarschall on e4; Blue's two moved unknown pieces are the Spion
+    and a Hauptmann, and the Spion (e7) has just stepped next to the Feldmarschall."""
+    state = GAME.from_position("9f/10/10/1h+2s+5/2~~2~~2/2~~2~~2/4M*5/10/10/A8F r 0 0")
+    for move in ("a1-a2", "e7-e6", "a2-a1", "e6-e5"):
+        state = GAME.apply(state, move)
+    return state
+
+
+def test_a_piece_that_steps_next_to_the_feldmarschall_is_probably_the_spion() -> None:
+    # Counts alone make each of the two moved pieces the Spion half of the time; the
+    # step toward the known Feldmarschall makes the approaching one the likely Spion.
+    from services.ai_worker.players.general_belief import read_belief, sample_enemy_ranks
+    from shared.games.general.board import parse_square
+    from shared.games.general.pieces import SPY
+
+    belief = read_belief(GAME.view(_approach_to_the_marshal(), 0))
+    e5 = parse_square("e5")
+    assert belief.odds[e5][SPY] > 1.0 > belief.odds[e5][2]
+    spies = sum(sample_enemy_ranks(belief, random.Random(seed))[e5] == SPY for seed in range(400))
+    assert spies > 0.75 * 400
+    # a piece that did nothing near a known piece carries no evidence
+    assert parse_square("b7") not in belief.odds
+
+
+def test_high_pieces_leave_a_possible_mine_to_others() -> None:
+    # Red's Oberst faces three unmoved Blue pieces: two Majore and a Mine, Red cannot
+    # tell which.  Striking wins a Major two times in three and loses the Oberst one
+    # time in three: Stark values it clearly (beyond a yellow review mark) below
+    # stepping aside, a high piece strikes only what is very probably weaker.
+    state = GAME.from_position("9f/10/10/jjb7/1O~~2~~2/2~~2~~2/10/10/10/FB8 r 0 0")
+    view = GAME.view(state, 0)
+    values = dict(player.analyse(view, time.monotonic() + 30, random.Random(1), limit=10, max_samples=400))
+    assert values["b6-a6"] - values["b6-b7"] > player.REVIEW_THRESHOLDS[0]
+    assert player.choose_move(view, "stark", time.monotonic() + 30, random.Random(2), max_samples=400) != "b6-b7"
+
+
+def test_the_last_movable_pieces_are_worth_more() -> None:
+    # Mobility: losing a movable piece costs more the fewer a side has left, so an even
+    # trade is bad for the side running out of movable pieces.
+    from services.ai_worker.players.general_search import MOBILITY, MOBILITY_MARGINAL
+
+    assert MOBILITY_MARGINAL[1] > MOBILITY_MARGINAL[3] > MOBILITY_MARGINAL[20] > 0
+    assert MOBILITY[5] - MOBILITY[4] == pytest.approx(MOBILITY_MARGINAL[5])
+    # Red: Hauptmann e5 and an Aufklärer a1 as its only movable pieces; Blue: a revealed
+    # Hauptmann on e6 and seven more movable pieces.  The trade e5xe6 leaves Red one
+    # movable piece: stepping aside is better.
+    state = GAME.from_position("f2aaaaa2/9a/10/10/2~~h*1~~2/2~~H1~~2/10/10/10/FA8 r 0 0")
+    view = GAME.view(state, 0)
+    values = dict(player.analyse(view, time.monotonic() + 30, random.Random(1), limit=30, max_samples=40))
+    assert max(v for text, v in values.items() if text.startswith("e5-") and text != "e5-e6") > values["e5-e6"]
+
+
+def test_feldmarschall_and_general_hold_back_while_their_threats_are_hidden() -> None:
+    from services.ai_worker.players.general_belief import read_belief
+    from services.ai_worker.players.general_search import HOLD_BACK, pull_by_rank
+
+    state = _random_positions(1, seed=6)[0]
+    pull = pull_by_rank(read_belief(GAME.view(state, state.to_move)))
+    assert pull[10] == HOLD_BACK and pull[9] == HOLD_BACK and pull[8] == 1.0
+    # the enemy's Spion and Feldmarschall captured: both may go forward
+    view = GAME.view(state, state.to_move)
+    enemy = 1 - state.to_move
+    view["captured"][enemy] = view["captured"][enemy] + [{"id": 200, "rank": "S"}, {"id": 201, "rank": "10"}]
+    pull = pull_by_rank(read_belief(view))
+    assert pull[10] == 1.0 and pull[9] == 1.0
+
+
+def test_the_general_leaves_the_fahne_hunt_to_the_mineur() -> None:
+    # Blue's last two never-moved pieces, e10 and f10, are its Fahne and a Mine; Red's
+    # General stands below e10, Red's Mineur far off on a1.  Striking is a coin toss
+    # between winning and losing the General to the Mine; the Mineur finds the Fahne
+    # as well without that risk, so Stark sets the Mineur going.
+    state = GAME.from_position("4bf4/4G5/a+9/10/2~~2~~2/2~~2~~2/10/10/10/N8F r 0 0")
+    view = GAME.view(state, 0)
+    for seed in range(3):
+        text = player.choose_move(view, "stark", time.monotonic() + 30, random.Random(seed), max_samples=60)
+        assert text.startswith("a1-")
+
+
+def test_the_leaf_delta_matches_the_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The search values an enemy reply by reply_delta without building the position; it
+    # must agree with evaluate() on the position built (revealed ranks, mobility and the
+    # held-back pull included; the hunting term is left out, the leaf does not follow it).
+    from services.ai_worker.players import general_search as search
+
+    monkeypatch.setattr(search, "HUNT", 0.0)
+    pull = tuple(search.HOLD_BACK if rank in (9, 10) else 1.0 for rank in range(13))
+    checked = 0
+    for state in _random_positions(8, seed=5):
+        me = 1 - state.to_move
+        flags = search.flag_ids(state)
+        before = search.evaluate(state, me, flags, pull)
+        for reply in fast.fast_moves(state):
+            after = fast.fast_apply(state, reply)
+            if after.outcome is not None:
+                continue
+            delta = search.reply_delta(state, reply, me, flags, pull)
+            assert delta == pytest.approx(search.evaluate(after, me, flags, pull) - before, abs=1e-9)
+            checked += 1
+    assert checked > 100

@@ -11,7 +11,9 @@ import pytest
 
 from bench.ai_hanse import play_match
 from services.ai_worker.players import hanse as player
+from services.ai_worker.players.hanse_belief import declines, informed_state
 from shared.games import get_game
+from shared.games.hanse import state_from_view
 from shared.games.hanse.cards import CARD_COUNTS, GOODS, KINDS
 from shared.games.hanse.state import PAUSE, PLAY, new_match
 
@@ -68,7 +70,8 @@ def test_stark_reports_its_search() -> None:
     stats: dict[str, int] = {}
     view = GAME.view(state, state.turn)
     player.choose_move(view, "stark", time.monotonic() + 5, random.Random(1), 3, stats)
-    assert stats["samples"] == 3 and stats["depth"] == 3 and stats["nodes"] > 3 * len(view["legal_moves"])
+    assert stats["samples"] == 3 and stats["depth"] == player.STARK_DEPTH == 3
+    assert stats["nodes"] > 3 * len(view["legal_moves"])
 
 
 @pytest.mark.serial  # measures its own deadline: a busy machine's scheduler would judge it
@@ -115,6 +118,29 @@ def test_stark_sells_the_big_set_and_analyse_ranks_a_small_sale_low() -> None:
     assert ranked[0][1] - small >= player.REVIEW_THRESHOLDS[1]
     # any spelling the notation accepts
     assert player.value_of(view, "sell 5 cloth", time.monotonic() + 10, random.Random(2), max_samples=6) == ranked[0][1]
+
+
+def test_candidates_race_on_the_same_deals() -> None:
+    # Per deal the deal itself moves every candidate's value up or down together.
+    rng = random.Random(3)
+    deals = [rng.gauss(0.0, 8.0) for _ in range(12)]
+    found = {
+        1: [d + 10.0 for d in deals],  # the leader
+        2: [d + 9.0 + rng.gauss(0.0, 0.2) for d in deals],  # a point behind on every deal
+        3: [d + 9.5 + rng.gauss(0.0, 5.0) for d in deals],  # behind on average, but in doubt
+        4: [d + 3.0 for d in deals],  # far behind
+    }
+    # The means alone (spread by the deals) cannot tell 2 from the leader; deal by deal it is clear.
+    assert sorted(player._race(found)) == [2, 4]
+
+
+def test_stark_stops_searching_when_one_move_is_left() -> None:
+    state = _planted((0, 0, 0, 5, 1, 0, 0), (0, 0, 0, 3, 0, 0, 0), (0, 0, 0, 0, 0, 2, 3), (0, 0, 0, 3, 0, 0))
+    view = GAME.view(state, 0)
+    stats: dict[str, int] = {}
+    move = player.choose_move(view, "stark", time.monotonic() + 60, random.Random(1), 400, stats)
+    assert move == "verkauf 5 Tuch"
+    assert player.PRUNE_FIRST <= stats["samples"] < 400
 
 
 @pytest.mark.serial  # measures its own deadline: a busy machine's scheduler would judge it
@@ -207,3 +233,54 @@ def test_stark_beats_leicht() -> None:
         if strengths[result["winner"]] == "stark":
             wins += 1
     assert wins >= 6
+
+
+def test_a_good_passed_over_is_dealt_less_often() -> None:
+    # Seat 0 takes the Packpferde with Salz lying in the market and room in its hand: as
+    # seat 1 sees it, seat 0 probably does not collect Salz.
+    state = GAME.apply(GAME.new_game({"first": 0}, 4), "pferde", 0)
+    view = GAME.view(state, 1)
+    salz = 4
+    assert state.hands[0][:GOODS] != (0,) * GOODS and view["players"][0]["known"] == []
+    weights = declines(view)
+    assert weights[salz] < 1.0 and all(w == 1.0 for k, w in enumerate(weights) if k != salz)
+    uniform = sum(state_from_view(view, random.Random(i)).hands[0][salz] for i in range(600))
+    informed = sum(informed_state(view, random.Random(i), weights).hands[0][salz] for i in range(600))
+    assert informed < 0.9 * uniform
+    # The informed deal is still a deal of this view.
+    dealt = informed_state(view, random.Random(1), weights)
+    assert GAME.view(dealt, 1)["players"] == view["players"] and len(dealt.deck) == view["deck_count"]
+
+
+def _last_move_state(hand0: tuple[int, ...], hand1: tuple[int, ...], won: tuple[tuple[int, ...], tuple[int, ...]]):
+    """Seat 0 to move with the deck used up (any take ends the round at once); market
+    2 Salz + 3 Pelz, seat 1 has the Stallmarke (six horses to five), every other good is
+    sold; seat 1's cards all gemerkt."""
+    state = new_match(0, 2, 4)
+    market = (0, 0, 0, 0, 2, 3, 0)
+    hand0, hand1 = hand0 + (5,), hand1 + (6,)
+    planted = state.copy()
+    planted.market = market
+    planted.hands = (hand0, hand1)
+    planted.known = ((0,) * GOODS, hand1[:GOODS])
+    planted.deck = ()
+    planted.discard = tuple(CARD_COUNTS[k] - hand0[k] - hand1[k] - market[k] for k in range(GOODS))
+    planted.zinn_left = (2, 2, 5, 7, 3, 4)
+    planted.zinn_won = won
+    planted.turn = 0
+    return planted
+
+
+def test_stark_ends_the_round_while_ahead_and_stalls_while_behind() -> None:
+    # Ahead by six (Stallmarke counted), and the opponent's four Tuch would overtake it
+    # next move: end the round now.
+    state = _last_move_state((0, 0, 0, 0, 0, 1), (0, 0, 0, 4, 0, 0), ((7, 7, 6, 6, 5), (5, 5, 5, 5)))
+    view = GAME.view(state, 0)
+    move = player.choose_move(view, "stark", time.monotonic() + 30, random.Random(1), max_samples=4)
+    assert GAME.apply(state, move, 0).phase != PLAY, move
+    # Behind by thirteen: a take would end the round lost; selling the four Tuch
+    # (5+3+3+2 and a Ratsmarke of 4-6) catches up and keeps the round going.
+    state = _last_move_state((0, 0, 0, 4, 0, 0), (0, 0, 0, 0, 0, 1), ((5, 5, 5, 5), (7, 7, 6, 6, 2)))
+    view = GAME.view(state, 0)
+    move = player.choose_move(view, "stark", time.monotonic() + 30, random.Random(1), max_samples=4)
+    assert move == "verkauf 4 Tuch"

@@ -19,6 +19,7 @@ from services.ai_worker.players import PLAYERS
 from services.ai_worker.review_task import classify, replay_points
 from shared.games import get_game
 from tests.ai.game_rows import insert_finished, play_out
+from tests.metrics_scrape import scrape, scrape_until, value
 from tests.stack import CeleryWorker, Infra, wait_until
 
 HEXAGON = PLAYERS["hexagon"]
@@ -128,10 +129,19 @@ def test_review_classes_a_planted_best_move_green_and_a_blunder_red(infra: Infra
     review_id = db.execute("INSERT INTO reviews (game_id, seat, budget_ms) VALUES (%s, 0, 150) RETURNING id",
                            (game_id,)).fetchone()[0]
     pubsub, seen = socketio_events(redis_client, f"review:{review_id}")
+    before = scrape(batch_worker.metrics_url)
     celery_sender_app.send_task("ai.review_game", args=[review_id])
     wait_status(db, review_id, "done", 120)
     rows = {r[0]: r[1:] for r in db.execute(
         "SELECT ply, class, loss, played, best FROM review_moves WHERE review_id = %s", (review_id,))}
+    # The worker's metrics count every judged move and part (the last part is counted as it ends).
+    parts = db.execute("SELECT count(*) FROM review_parts WHERE review_id = %s", (review_id,)).fetchone()[0]
+    after = scrape_until(batch_worker.metrics_url, lambda s: value(
+        s, "spielcenter_ai_review_parts_done_total", game="hexagon") >= value(
+        before, "spielcenter_ai_review_parts_done_total", game="hexagon") + parts)
+    for metric, grew in (("spielcenter_ai_review_parts_done_total", parts),
+                         ("spielcenter_ai_review_moves_judged_total", len(rows))):
+        assert value(after, metric, game="hexagon") == value(before, metric, game="hexagon") + grew, metric
     assert set(rows) == {i for i, s in enumerate(seats) if s == 0}
     assert rows[best_ply][0] == "green" and rows[best_ply][1] < HEXAGON.REVIEW_THRESHOLDS[0], rows[best_ply]
     assert rows[blunder_ply][0] == "red" and rows[blunder_ply][1] >= HEXAGON.REVIEW_THRESHOLDS[1], rows[blunder_ply]

@@ -10,15 +10,22 @@ the ply count for the move limit and the positions already seen, and searches wi
 * **Mittel** "rechnet drei Halbzüge voraus": alpha-beta to exactly 3 plies on marbles
   pushed out and centre distance.
 * **Stark** "so weit, wie es in knapp zwei Sekunden schafft": iterative deepening
-  alpha-beta (TT, move ordering: TT move, push-outs and pushes, centre gain, killers,
-  history) until the caller's deadline (the worker passes ≈ 1.8 s), on the full
-  evaluation the seed names: marbles pushed out, centre distance, cohesion and danger
-  at the edge (own marbles the opponent can push out next move, and the opponent's
-  that it can push out now — the quiescence-like part: a leaf with a push-out on the
-  board is not taken at face value).  The search knows the win target, the move
-  limit (after it the side that pushed out more wins) and that a side without a move
-  loses; a position already seen in the game counts as a draw (threefold repetition
-  is close, and shuffling back and forth must not look like progress).
+  until the caller's deadline (the worker passes ≈ 1.8 s) with aspiration windows and
+  principal-variation search, a transposition table, move ordering (TT move,
+  push-outs, killers, pushes and centre gain, history) and a quiescence search of
+  pending push-outs at the horizon, on the evaluation the seed names: marbles pushed
+  out, centre distance, cohesion and danger at the edge (own marbles the opponent can
+  push out next move, and the opponent's that it can push out now).  The search knows
+  the win target, the move limit (after it the side that pushed out more wins) and
+  that a side without a move loses; a position already seen in the game counts as a
+  draw (threefold repetition is close, and shuffling back and forth must not look like
+  progress).
+
+Mittel, Stark, the hints and the review values search in the compiled kernels of
+:mod:`.bullet_kernels` through :mod:`.bullet_search`; Mittel plays their reference
+search (the previous pure-Python alpha-beta node for node, on the simple evaluation).
+Leicht's one-ply look and :class:`BulletRules` (the rules as the search sees them,
+for Leicht and the tests) stay in Python.
 
 Values are in **marbles** for the seat to move: marbles it has pushed out minus
 marbles it has lost, plus the positional terms (each worth a fraction of a marble);
@@ -31,21 +38,24 @@ import random
 import time
 from typing import Any
 
-from services.ai_worker.players.search import AlphaBeta, static_value
+from services.ai_worker.players import bullet_search
+from services.ai_worker.players.bullet_kernels import DISTANCE, HINT
+from services.ai_worker.players.search import static_value
 from shared.games.bullet import GAME
-from shared.games.bullet.board import AXES, CELLS, NAME, SHIFTS
+from shared.games.bullet.board import AXES, CELLS, SHIFTS
 from shared.games.bullet.movegen import (
-    DIRECTION,
     ENEMY_XOR,
-    GROUP,
     OWN_XOR,
-    PUSHED,
     PUSHES_OUT,
     has_move,
     moves_for,
     pushable_out,
 )
 from shared.games.bullet.movegen import TEXT as MOVE_TEXT
+
+# Load the compiled search now (compiled once per machine, cached on disk), so that the
+# first move of a process does not pay for it.
+bullet_search.warm_up()
 
 WIN = 10.0  # more than any running evaluation (material ≤ 5, positional terms < 3)
 MITTEL_DEPTH = 3
@@ -64,30 +74,7 @@ AT_RISK = 0.25  # per own marble the opponent could push out after our move
 REVIEW_THRESHOLDS: tuple[float, float] = (0.35, 1.0)
 
 
-def _distance(cell: int) -> int:
-    row, diag = divmod(cell, 11)
-    dr, dd = row - 5, diag - 5
-    return max(abs(dr), abs(dd), abs(dr - dd))
-
-
-DISTANCE = {cell: _distance(cell) for cell in CELLS}
 RINGS = tuple(sum(1 << c for c in CELLS if DISTANCE[c] == k) for k in range(5))
-
-
-def _centre_gain(move: int) -> float:
-    """Steps toward the centre for the moving marbles plus steps outward for the pushed."""
-    shift = SHIFTS[DIRECTION[move]]
-    gain = sum(DISTANCE[c] - DISTANCE[c + shift] for c in GROUP[move])
-    lead = max(GROUP[move], key=lambda c: c * shift)
-    for k in range(1, PUSHED[move] + 1):
-        cell, target = lead + k * shift, lead + (k + 1) * shift
-        gain += (DISTANCE[target] if target in NAME else 5) - DISTANCE[cell]
-    return float(gain)
-
-
-HINT = tuple(
-    10.0 * PUSHES_OUT[m] + 2.0 * PUSHED[m] + 0.5 * _centre_gain(m) + 0.1 * len(GROUP[m]) for m in range(len(GROUP))
-)
 
 # A search position, always from the side to move:
 # (own, enemy, pushed out by own side, pushed out by enemy, ply of the game).
@@ -217,20 +204,24 @@ def choose_move(
         return fallback
     if strength not in ("leicht", "mittel", "stark"):
         raise ValueError(f"Unbekannte Stärke / unknown strength: {strength!r}")
-    rules, pos, _state = _rules_and_position(view, full=strength == "stark")
+    rules, pos, state = _rules_and_position(view, full=strength == "stark")
     if strength == "leicht":
         return MOVE_TEXT[_leicht(rules, pos, rng)]
-    search = AlphaBeta(rules, deadline, node_limit, rng)
-    move, _value = search.best_move(pos, MITTEL_DEPTH if strength == "mittel" else STARK_MAX_DEPTH)
+    root = bullet_search.make_root(state, rules.seen)
+    if strength == "mittel":
+        move, _value, ctx = bullet_search.reference_best(root, MITTEL_DEPTH, False, deadline, node_limit, rng)
+    else:
+        move, _value, ctx = bullet_search.stark_best(root, STARK_MAX_DEPTH, deadline, node_limit, rng)
     if stats is not None:
-        stats.update(nodes=search.nodes, depth=search.depth_reached)
+        stats.update(nodes=ctx.nodes, depth=ctx.depth)
     return fallback if move is None else MOVE_TEXT[move]
 
 
 def _root_values(view: dict[str, Any], deadline: float, rng: random.Random) -> list[tuple[int, float]]:
     _first_legal(view)
-    rules, pos, _state = _rules_and_position(view, full=True)
-    return AlphaBeta(rules, deadline, None, rng).root_values(pos, STARK_MAX_DEPTH)
+    rules, _pos, state = _rules_and_position(view, full=True)
+    values, _ctx = bullet_search.stark_values(bullet_search.make_root(state, rules.seen), STARK_MAX_DEPTH, deadline, rng)
+    return values
 
 
 def analyse(view: dict[str, Any], deadline: float, rng: random.Random, limit: int = 5) -> list[tuple[str, float]]:

@@ -9,13 +9,22 @@ enemy's ranks beyond what moves and fights showed (:mod:`.general_belief`).
 * Mittel: one move deep with what it knows: attacks a piece whose possible ranks make
   the fight pay on average (a revealed weaker piece above all), keeps away from
   revealed stronger pieces and steps out of their reach, otherwise advances.
-* Stark: samples full positions from the belief and searches each two plies deep
-  (:mod:`.general_search`), picking the best average; its evaluation draws the army
-  toward the probable Fahne squares, hunts revealed weaker pieces, keeps a few guards
-  home and meets intruders early.  At the root it does not take a piece back where it
-  just came from (shuffling lets the 200-move rule decide) and its Feldmarschall and
-  General do not probe never-moved pieces (Minen).  It uses SEARCH_SHARE of the time
-  left, so that the answer is in by the deadline.
+* Stark: samples full positions from a per-piece belief (row prior from human setups,
+  what each enemy piece's steps toward or away from our known pieces say, the Fahne
+  among clustered unmoved pieces) and searches each two plies deep plus the strike back
+  (:mod:`.general_search`), picking the best average.  Its evaluation counts material
+  less what the other side knows (revealed ranks cost by rank), mobility (the last
+  movable pieces are worth more: a side without them loses), the pull toward the
+  probable Fahne squares (its Feldmarschall and General hold back while the enemy's
+  Spion or Feldmarschall is hidden), hunting revealed weaker pieces, guards at home
+  and intruders met early.  A strike on an unrevealed piece that costs the striker in
+  a sample costs extra there (caution: high pieces strike only what is very probably
+  weaker).  At the root it does not take a piece back where it just came from
+  (shuffling lets the 200-move rule decide), and its pieces from the Major up do not
+  probe never-moved pieces while enemy Minen are unaccounted for and a cheaper tester
+  is on the board (such a probe pays its value, and a Fahne it would find counts as
+  found, not won).  It uses
+  SEARCH_SHARE of the time left, so that the answer is in by the deadline.
 
 Values (``analyse``, ``value_of``) are in material units (Aufklärer 1, Feldmarschall 10,
 Fahne ±100), averaged over the sampled positions.
@@ -38,6 +47,7 @@ from shared.games.general.pieces import (
     BOTH_LOSE,
     FLAG,
     MARSHAL,
+    MINE,
     MOVABLE_MAX,
     SCOUT,
     SPY,
@@ -132,12 +142,15 @@ def _heuristic_scores(belief: Belief, moves: list[int]) -> dict[int, float]:
 # wins nothing and lets the 200-move rule or the opponent decide the game.
 RETURN_WINDOW = 4
 RETURN_PENALTY = 0.25
-# Stark: the Feldmarschall and the General do not strike a piece that never moved
-# unless the samples make it clearly pay: such a piece is a Mine too often, and
-# losing one of them opens the board to every enemy piece below it (the material
-# values understate that).  Cost in material units per strike.
-HEAVY_PROBE_PENALTY = 4.0
-HEAVY_RANK = 9
+# Stark: a Major or higher does not strike a piece that never moved while an enemy
+# Mine is unaccounted for and a cheaper tester (an Aufklärer, Mineur, Unteroffizier or
+# Leutnant) is still on the board: such a piece is a Mine too often, the chance that it
+# is the Fahne (which a tester finds as well) makes the samples overrate the strike,
+# and losing a high piece opens the board to every enemy piece below it.  Cost per
+# strike: PROBE_SHARE of the striker's material value.
+PROBE_RANK = 7
+PROBE_SHARE = 1.0
+TESTER_RANKS = frozenset((2, 3, 4, 5))
 # Share of the remaining time the search may use: reading the view and answering
 # take the rest, so the move is in by the deadline on a loaded machine.
 SEARCH_SHARE = 0.9
@@ -174,14 +187,20 @@ def return_penalties(view: dict[str, Any], moves: list[int]) -> dict[int, float]
 
 
 def heavy_probe_penalties(belief: Belief, moves: list[int]) -> dict[int, float]:
-    """HEAVY_PROBE_PENALTY for each strike of a rank >= HEAVY_RANK piece on an enemy
-    piece that never moved and whose rank is unknown."""
+    """The probe cost (see PROBE_RANK) of each strike by a rank PROBE_RANK..10 piece on an
+    enemy piece that never moved and whose rank is unknown, while an enemy Mine is
+    unaccounted for and we still have a tester."""
+    if belief.unknown_pool.get(MINE, 0) <= 0:
+        return {}  # every enemy Mine is accounted for: an unmoved piece is no Mine
+    if not any(rank in TESTER_RANKS for rank in belief.own.values()):
+        return {}  # nobody cheaper can test it
     unmoved = {p.square for p in belief.enemies if not p.moved and p.rank is None}
-    return {
-        move: HEAVY_PROBE_PENALTY
-        for move in moves
-        if move % 100 in unmoved and belief.own[move // 100] >= HEAVY_RANK and belief.own[move // 100] <= MOVABLE_MAX
-    }
+    penalties = {}
+    for move in moves:
+        rank = belief.own[move // 100]
+        if move % 100 in unmoved and PROBE_RANK <= rank <= MOVABLE_MAX:
+            penalties[move] = PROBE_SHARE * VALUE[rank]
+    return penalties
 
 
 def _noisy_best(scores: dict[int, float], rng: random.Random, noise: float) -> int:
@@ -227,7 +246,8 @@ def choose_move(
         return by_int[_noisy_best(_heuristic_scores(belief, moves), rng, MITTEL_NOISE)]
     now = time.monotonic()
     search_end = now + (deadline - now) * SEARCH_SHARE
-    values, samples, nodes = pimc(belief, moves, _template(view), search_end, rng, max_samples)
+    probes = frozenset(heavy_probe_penalties(belief, moves))
+    values, samples, nodes = pimc(belief, moves, _template(view), search_end, rng, max_samples, probes)
     if stats is not None:
         stats.update(nodes=nodes, depth=2, samples=samples)
     if not values:
@@ -270,7 +290,9 @@ def _all_values(view: dict[str, Any], deadline: float, max_samples: int | None) 
         return memo
     belief = read_belief(view)
     moves = [_move_int(t) for t in texts]
-    values, samples, _nodes = pimc(belief, moves, _template(view), deadline, random.Random(key[0]), max_samples)
+    probes = frozenset(heavy_probe_penalties(belief, moves))
+    values, samples, _nodes = pimc(belief, moves, _template(view), deadline, random.Random(key[0]), max_samples,
+                                   probes)
     if not values:
         # Out of time before one sample finished: the one-move judgement, same unit.
         values = _heuristic_scores(belief, moves)

@@ -11,7 +11,10 @@ sample's true ranks — otherwise every sample would have it hit exactly our wea
 pieces and Stark would freeze — and among strikes it cannot tell apart it picks any
 (their values are averaged).  A move's
 value is its mean over the samples: an attack on an unknown piece thereby weighs
-every rank the piece might have by how likely it is.
+every rank the piece might have by how likely it is.  The evaluation values material
+less what the other side knows (:data:`REVEAL_COST`), mobility (:data:`MOBILITY`),
+Fahne safety and the pull toward the sampled enemy Fahne; a root strike on an
+unrevealed piece that costs the striker pays :data:`CAUTION` extra.
 
 Unit: material units, an Aufklärer = 1, Feldmarschall = 10; capturing or losing a
 Fahne is ±:data:`WIN`.
@@ -25,8 +28,10 @@ import time
 from services.ai_worker.players.general_belief import Belief, sampled_state
 from shared.games.general import moves as fast
 from shared.games.general.board import NEIGHBOURS
-from shared.games.general.pieces import ATTACKER_WINS, BOTH_LOSE, FLAG, MINE, MOVABLE_MAX, SPY, fight
+from shared.games.general.pieces import ATTACKER_WINS, BOTH_LOSE, FLAG, MARSHAL, MINE, MOVABLE_MAX, SPY, fight
 from shared.games.general.state import MOVED, REVEALED, State
+
+GENERAL = 9
 
 WIN = 100.0
 # Material per rank code (index 0 unused): Spion is worth more than its rank because it
@@ -58,9 +63,33 @@ HUNT_RANGE = 5
 # makes progress instead of shuffling once nothing is left to win in two plies.
 PULL = 0.04
 PULL_RANGE = 18
-# A known rank is worth less to its owner (the enemy can pick its fights): a share of
-# the piece's value per revealed piece.
-REVEALED_SHARE = 0.1
+# A known rank is worth less to its owner (the enemy can pick its fights, and its
+# Spion or Feldmarschall can go for a known high piece): material units lost per
+# revealed piece, by rank.  Symmetric: an enemy rank we know is worth that much to us,
+# which is what a probe with an Aufklärer wins.
+REVEAL_COST = (0.0, 1.5, 0.05, 0.3, 0.2, 0.3, 0.4, 0.6, 1.0, 1.8, 2.5, 0.5, 0.0)
+# Mobility: the k-th last movable piece of a side is worth MOBILITY_SCALE / (k + 1) on
+# top of its material (MOBILITY[n] sums that over n pieces).  A side whose last
+# movable pieces go loses (no legal move), so trades that thin out our movable army
+# cost more the fewer are left, and an enemy running low gets pressed.
+MOBILITY_SCALE = 4.0
+MOBILITY_MARGINAL = (0.0,) + tuple(MOBILITY_SCALE / (k + 1) for k in range(1, 41))
+MOBILITY = tuple(sum(MOBILITY_MARGINAL[: n + 1]) for n in range(41))
+# Caution with the unknown: in a sample where a root strike on an unrevealed enemy
+# piece costs our striker (a Mine, a higher or equal piece), it costs CAUTION[rank]
+# on top of the piece's value.  Averaged over the samples this is the chance of
+# losing times CAUTION: high pieces strike only what is very probably weaker, and
+# testing unknown pieces is left to Mineure, Aufklärer and the low ranks.
+CAUTION = (0.0, 0.0, 0.0, 0.0, 0.2, 0.5, 1.0, 2.0, 4.0, 6.0, 8.0, 0.0, 0.0)
+# The enemy's high pieces still hidden: our Feldmarschall (while the enemy's Spion is
+# unknown) and General (while the enemy's Feldmarschall is unknown) draw only this
+# share of the pull toward the enemy Fahne: they stay back until the threats to them
+# are known, instead of running into them.
+HOLD_BACK = 0.25
+FULL_PULL = (1.0,) * 13
+# A high piece's probe that finds the Fahne (see pimc's ``probes``): worth this much
+# over the position before it (a revealed Fahne a cheaper piece then takes), not the win.
+FLAG_FOUND = 10.0
 # Per row a movable piece stands forward of its owner's back row: pressure that keeps
 # the game moving toward the enemy's Fahne instead of shuffling.
 ADVANCE = 0.02
@@ -114,18 +143,28 @@ def material_balance(st: State, me: int) -> float:
     return score
 
 
-def _own_terms(square: int, rank: int, me: int, enemy_flag: int, own_flag: int) -> float:
+def _own_terms(square: int, rank: int, me: int, enemy_flag: int, own_flag: int,
+               pull: tuple[float, ...] = FULL_PULL) -> float:
     """The positional terms of one own movable piece on ``square``: advance, nearness
-    to the sampled enemy Fahne, the pull toward it, and guarding our own."""
+    to the sampled enemy Fahne, the pull toward it (``pull`` scales it by rank), and
+    guarding our own."""
     value = ADVANCE * _progress(square, me)
     if GUARD_MIN <= rank <= GUARD_MAX and _distance(square, own_flag) <= GUARD_DISTANCE:
         value += GUARD
     d = _distance(square, enemy_flag)
     if d < 4:
-        value += FLAG_NEAR[d] * GUESSED_FLAG_WEIGHT
+        value += FLAG_NEAR[d] * GUESSED_FLAG_WEIGHT * pull[rank]
     if rank != SPY and d < PULL_RANGE:
-        value += PULL * (PULL_RANGE - d)
+        value += PULL * (PULL_RANGE - d) * pull[rank]
     return value
+
+
+def movable_counts(st: State) -> tuple[int, int]:
+    """Movable pieces on the board per seat."""
+    pos, ranks = st.pos, st.ranks
+    red = sum(1 for p in range(40) if pos[p] >= 0 and ranks[p] <= MOVABLE_MAX)
+    blue = sum(1 for p in range(40, 80) if pos[p] >= 0 and ranks[p] <= MOVABLE_MAX)
+    return red, blue
 
 
 def _enemy_terms(square: int, enemy: int, own_flag: int) -> float:
@@ -135,10 +174,10 @@ def _enemy_terms(square: int, enemy: int, own_flag: int) -> float:
     return value + DEFEND_NEAR[d] if d < len(DEFEND_NEAR) else value
 
 
-def evaluate(st: State, me: int, flag_ids: tuple[int, int]) -> float:
-    """Static value of ``st`` for seat ``me``: material, Fahne safety, what each side
-    has shown, how far the armies have come forward and how near our pieces stand to
-    the (sampled) enemy Fahne."""
+def evaluate(st: State, me: int, flag_ids: tuple[int, int], pull: tuple[float, ...] = FULL_PULL) -> float:
+    """Static value of ``st`` for seat ``me``: material, mobility, Fahne safety, what
+    each side has shown, how far the armies have come forward and how near our pieces
+    stand to the (sampled) enemy Fahne."""
     outcome = st.outcome
     if outcome is not None:
         if outcome.winner is None:
@@ -150,6 +189,7 @@ def evaluate(st: State, me: int, flag_ids: tuple[int, int]) -> float:
     score = 0.0
     lo = me * 40
     score += _hunt(st, me)
+    movable = [0, 0]
     for piece in range(80):
         square = pos[piece]
         if square < 0:
@@ -157,21 +197,25 @@ def evaluate(st: State, me: int, flag_ids: tuple[int, int]) -> float:
         rank = ranks[piece]
         value = VALUE[rank]
         if piece_flags[piece] & REVEALED:
-            value -= REVEALED_SHARE * value
+            value -= REVEAL_COST[rank]
         if lo <= piece < lo + 40:
             score += value
             if rank <= MOVABLE_MAX:
-                score += _own_terms(square, rank, me, enemy_flag, own_flag)
+                movable[0] += 1
+                score += _own_terms(square, rank, me, enemy_flag, own_flag, pull)
         else:
             score -= value
             if rank <= MOVABLE_MAX:
+                movable[1] += 1
                 score -= _enemy_terms(square, 1 - me, own_flag)
-    return score
+    return score + MOBILITY[movable[0]] - MOBILITY[movable[1]]
 
 
-def reply_delta(st: State, reply: int, me: int, flags: tuple[int, int]) -> float:
+def reply_delta(st: State, reply: int, me: int, flags: tuple[int, int], pull: tuple[float, ...] = FULL_PULL,
+                counts: tuple[int, int] | None = None) -> float:
     """How the enemy's ``reply`` changes :func:`evaluate` for ``me`` — computed from the
     move alone, without building the position (the search's leaf, ten times cheaper).
+    ``counts``: :func:`movable_counts` of ``st`` (computed when not given).
     Like :func:`evaluate` but blind to a new end by blocked moves or the 200-move rule."""
     frm, to = divmod(reply, 100)
     pos, ranks = st.pos, st.ranks
@@ -179,7 +223,8 @@ def reply_delta(st: State, reply: int, me: int, flags: tuple[int, int]) -> float
     own_flag = pos[flags[me]]
     attacker = st.board[frm] - 1
     a_rank = ranks[attacker]
-    a_value = VALUE[a_rank] * (1.0 - REVEALED_SHARE if st.flags[attacker] & REVEALED else 1.0)
+    a_revealed = st.flags[attacker] & REVEALED
+    a_value = VALUE[a_rank] - (REVEAL_COST[a_rank] if a_revealed else 0.0)
     # the mover's own terms leave frm
     delta = _enemy_terms(frm, enemy, own_flag)
     target = st.board[to]
@@ -188,21 +233,25 @@ def reply_delta(st: State, reply: int, me: int, flags: tuple[int, int]) -> float
     defender = target - 1
     d_rank = ranks[defender]
     if d_rank == FLAG:
-        return -WIN - evaluate(st, me, flags)
-    d_value = VALUE[d_rank] * (1.0 - REVEALED_SHARE if st.flags[defender] & REVEALED else 1.0)
+        return -WIN - evaluate(st, me, flags, pull)
+    d_revealed = st.flags[defender] & REVEALED
+    d_value = VALUE[d_rank] - (REVEAL_COST[d_rank] if d_revealed else 0.0)
     result = fight(a_rank, d_rank)
-    shown = REVEALED_SHARE * VALUE[a_rank] if not st.flags[attacker] & REVEALED else 0.0
+    if counts is None:
+        counts = movable_counts(st)
+    own_count, enemy_count = (counts[0], counts[1]) if me == 0 else (counts[1], counts[0])
     enemy_flag = pos[flags[enemy]]
     if result == ATTACKER_WINS:
         delta -= d_value
         if d_rank <= MOVABLE_MAX:
-            delta -= _own_terms(to, d_rank, me, enemy_flag, own_flag)
+            delta -= _own_terms(to, d_rank, me, enemy_flag, own_flag, pull) + MOBILITY_MARGINAL[own_count]
+        shown = 0.0 if a_revealed else REVEAL_COST[a_rank]
         return delta - _enemy_terms(to, enemy, own_flag) + shown
-    delta += a_value  # the attacker is gone either way
+    delta += a_value + MOBILITY_MARGINAL[enemy_count]  # the attacker is gone either way
     if result == BOTH_LOSE:
-        delta -= d_value + _own_terms(to, d_rank, me, enemy_flag, own_flag)
-    elif not st.flags[defender] & REVEALED:
-        delta -= REVEALED_SHARE * VALUE[d_rank]
+        delta -= d_value + _own_terms(to, d_rank, me, enemy_flag, own_flag, pull) + MOBILITY_MARGINAL[own_count]
+    elif not d_revealed:
+        delta -= REVEAL_COST[d_rank]
     return delta
 
 
@@ -306,7 +355,8 @@ def enemy_guess_table(belief: Belief) -> tuple[tuple[float, ...], ...]:
 
 
 def reply_value(
-    child: State, me: int, flags: tuple[int, int], guess: tuple[tuple[float, ...], ...] | None = None
+    child: State, me: int, flags: tuple[int, int], guess: tuple[tuple[float, ...], ...] | None = None,
+    pull: tuple[float, ...] = FULL_PULL, counts: tuple[int, int] | None = None,
 ) -> tuple[float, int]:
     """(value for ``me`` after the enemy's best reply in ``child`` and our best strike
     back at the replying piece, positions weighed).  With ``guess`` the enemy picks
@@ -314,18 +364,20 @@ def reply_value(
     the chosen reply truly does in the sample — averaged over the strikes the enemy
     cannot tell apart (same piece kind, same expectation), since it would pick any of
     them: a Fahne among three unmoved back-row pieces next to an enemy is a third lost."""
-    base = evaluate(child, me, flags)
+    base = evaluate(child, me, flags, pull)
     if child.outcome is not None:
         return base, 0
     replies = fast.fast_moves(child)
     if not replies:
         return base, 0
+    if counts is None:
+        counts = movable_counts(child)
     board, piece_flags, ranks = child.board, child.flags, child.ranks
     chosen_seen = WIN * 4
     chosen_sum = 0.0
     chosen_count = 0
     for reply in replies:
-        true = reply_delta(child, reply, me, flags)
+        true = reply_delta(child, reply, me, flags, pull, counts)
         if true > -WIN:
             true += answer_gain(child, reply, me)
         seen = true
@@ -343,6 +395,17 @@ def reply_value(
     return base + chosen_sum / chosen_count, len(replies)
 
 
+def pull_by_rank(belief: Belief) -> tuple[float, ...]:
+    """:data:`HOLD_BACK` for our Feldmarschall while the enemy's Spion is unidentified and
+    for our General while the enemy's Feldmarschall is; 1 for every other rank."""
+    pull = list(FULL_PULL)
+    if belief.unknown_pool.get(SPY, 0) > 0:
+        pull[MARSHAL] = HOLD_BACK
+    if belief.unknown_pool.get(MARSHAL, 0) > 0:
+        pull[GENERAL] = HOLD_BACK
+    return tuple(pull)
+
+
 def pimc(
     belief: Belief,
     root_moves: list[int],
@@ -350,10 +413,14 @@ def pimc(
     deadline: float,
     rng: random.Random,
     max_samples: int | None = None,
+    probes: frozenset[int] = frozenset(),
 ) -> tuple[dict[int, float], int, int]:
     """Mean two-ply value of each root move over as many samples as fit before
     ``deadline`` (or exactly ``max_samples``); returns (values, samples completed,
-    positions made).
+    positions made).  A root strike on an unrevealed piece that costs our striker in a
+    sample costs :data:`CAUTION` more there.  For the root strikes in ``probes`` (a
+    high piece striking a never-moved piece that a cheaper tester could strike as well)
+    finding the Fahne counts :data:`FLAG_FOUND`, not the win: the tester takes it.
     A sample cut off by the deadline is dropped whole, so every move has the same
     samples behind it."""
     totals = dict.fromkeys(root_moves, 0.0)
@@ -361,6 +428,7 @@ def pimc(
     nodes = 0
     guess = None
     me = belief.seat
+    pull = pull_by_rank(belief)
     while max_samples is None or done < max_samples:
         if time.monotonic() >= deadline:
             break
@@ -368,13 +436,24 @@ def pimc(
         if st.outcome is not None:
             break
         flags = flag_ids(st)
+        counts = movable_counts(st)
         if guess is None:
             guess = enemy_guess_table(belief)
         sample_values = {}
+        board, ranks, piece_flags = st.board, st.ranks, st.flags
         for move in root_moves:
             if time.monotonic() >= deadline:
                 break
-            value, made = reply_value(fast.fast_apply(st, move), me, flags, guess)
+            child = fast.fast_apply(st, move)
+            frm, to = divmod(move, 100)
+            target = board[to]
+            value, made = reply_value(child, me, flags, guess, pull, movable_counts(child) if target else counts)
+            if target and not piece_flags[target - 1] & REVEALED:
+                striker = board[frm] - 1
+                if child.pos[striker] < 0:
+                    value -= CAUTION[ranks[striker]]
+                elif move in probes and ranks[target - 1] == FLAG:
+                    value = evaluate(st, me, flags, pull) + FLAG_FOUND
             sample_values[move] = value
             nodes += made + 1
         if len(sample_values) < len(root_moves):

@@ -9,22 +9,40 @@ and never on the real state.  Values are in points (:mod:`.hanse_eval`).
   random move now and then.
 * Mittel: a few samples; the best few own moves are checked against the opponent's
   best reply, so it sees obvious dangers (a market left with a sale for the opponent).
-* Stark: as many samples as fit in the time (~1.5 s): per sample the most promising own
-  moves, the opponent's best reply to each and its own best next move after that
-  (three plies); the evaluation knows the seal standing at a round's end.  The move
-  with the best mean wins.
+* Stark: its own evaluation that knows Jaipur trading (:mod:`.hanse_jaipur`: token
+  races, Ratsmarken odds, the turns left to sell, the Stallmarke race, the seal as the
+  round's end nears) and deals drawn from what the opponent's moves say about its hand
+  (:mod:`.hanse_belief`).  Per deal, each of the most promising own moves (the best by
+  one ply and the best of each kind of move) is followed three plies deep: the
+  opponent's best reply and its own best next move, both among the moves that build
+  something (:func:`_line_moves`).  As many deals as fit into the time (~1.5 s); the
+  candidates race on the same deals (:func:`_race`): one clearly behind the leader is
+  dropped, so the rest get more deals, and the search ends when one is left.  The move
+  with the best mean wins.  Inside a deal the search values every move of a position
+  but goes on from one, so the others are valued from the counts the evaluation reads
+  (:func:`.hanse_jaipur.value_after`) instead of being stepped.  (Four plies — its best
+  three next moves each against the opponent's answer — cost about three times as much
+  per deal and did not win more at equal time: ``bench.hanse_duel``.)
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
+import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
+from services.ai_worker.players.hanse_belief import declines, informed_state
 from services.ai_worker.players.hanse_eval import evaluate
+from services.ai_worker.players.hanse_jaipur import evaluate as stark_evaluate
+from services.ai_worker.players.hanse_jaipur import value_after as stark_after
 from shared.games.hanse import fast_apply, fast_moves, state_from_view
+from shared.games.hanse.cards import GOODS, PRECIOUS
+from shared.games.hanse.moves import EXCHANGE
 from shared.games.hanse.notation import format_move
 from shared.games.hanse.replay import to_move_int
 from shared.games.hanse.state import PLAY, State
@@ -35,7 +53,12 @@ LEICHT_RANDOM_SHARE = 0.2
 LEICHT_NOISE = 2.0
 MITTEL_SAMPLES = 3
 MITTEL_CANDIDATES = 4
-STARK_CANDIDATES = 6
+STARK_CANDIDATES = 6  # the best by one ply, plus the best of each kind of move
+STARK_DEPTH = 3  # plies per deal: own move, the opponent's best reply, own best next move
+PRUNE_FIRST = 8  # deals before the candidates first race (choose_move only) …
+PRUNE_EVERY = 4  # … and deals between two checks
+PRUNE_MARGIN = 6.0  # a candidate this many points behind the best mean is dropped
+RACE_Z = 2.0  # … and one this many standard errors behind the leader on the same deals
 # Review colours in points given up: about one point is a Zinnmarke of a cheap pile or
 # a slightly worse trade (yellow); three points is a good's whole Zinnmarke or a
 # Ratsmarke of a sale of three — a real mistake (red).
@@ -60,48 +83,189 @@ def _legal_texts(view: dict[str, Any]) -> list[str]:
     return [m["text"] for m in view.get("legal_moves") or []]
 
 
-def _greedy(state: State, seat: int, budget: _Budget) -> tuple[int, float]:
+Evaluation = Callable[[State, int], float]
+ValueAfter = Callable[[State, int, int], float]
+
+
+def _mittel_after(state: State, move: int, seat: int) -> float:
+    return evaluate(fast_apply(state, move), seat)
+
+
+def _greedy(
+    state: State,
+    seat: int,
+    budget: _Budget,
+    after: ValueAfter = _mittel_after,
+    line: bool = False,
+    here: Evaluation = evaluate,
+) -> tuple[int, float]:
     """The move of the seat to move that is best for ``seat``'s evaluation after it
-    (``seat`` is the mover: its best; otherwise: its worst); (move, value for ``seat``)."""
-    moves = fast_moves(state)
+    (``seat`` is the mover: its best; otherwise: its worst); (move, value for ``seat``).
+    ``after(state, move, seat)`` is the evaluation of the position after a move, ``here``
+    the evaluation's function of a position (for one without a move).
+    With ``line`` only :func:`_line_moves` are searched."""
+    moves = _line_moves(state) if line else fast_moves(state)
     budget.nodes += len(moves)
     mover = state.turn
     best_move, best = -1, 0.0
     for i, move in enumerate(moves):
         if i & 7 == 7 and time.monotonic() >= budget.deadline:
             raise _OutOfTime
-        value = evaluate(fast_apply(state, move), seat)
+        value = after(state, move, seat)
         if best_move < 0 or (value > best if mover == seat else value < best):
             best_move, best = move, value
     if best_move < 0:
-        return -1, evaluate(state, seat)
+        return -1, here(state, seat)
     return best_move, best
 
 
-def _one_ply(state: State, me: int, budget: _Budget) -> dict[int, float]:
+def _one_ply(
+    state: State, me: int, budget: _Budget, after: ValueAfter = _mittel_after, line: bool = False
+) -> dict[int, float]:
     values = {}
-    moves = fast_moves(state)
+    moves = _line_moves(state) if line else fast_moves(state)
     budget.nodes += len(moves)
     for i, move in enumerate(moves):
         if i & 7 == 7 and time.monotonic() >= budget.deadline:
             raise _OutOfTime
-        values[move] = evaluate(fast_apply(state, move), me)
+        values[move] = after(state, move, me)
     return values
 
 
-def _after_reply(state: State, move: int, me: int, budget: _Budget, own_next: bool) -> float:
-    """Value of ``move`` after the opponent's best reply (and, with ``own_next``, our
-    best move after that)."""
+def _after_reply(state: State, move: int, me: int, budget: _Budget) -> float:
+    """Mittel's value of ``move``: after the opponent's best reply."""
     child = fast_apply(state, move)
     if child.phase != PLAY:
         return evaluate(child, me)
-    reply, value = _greedy(child, me, budget)
-    if not own_next or reply < 0:
+    return _greedy(child, me, budget)[1]
+
+
+_line_moves_cache: dict[tuple, tuple[int, ...]] = {}
+_LINE_CACHE_LIMIT = 100_000
+
+
+def _line_moves(state: State) -> tuple[int, ...]:
+    """The moves searched inside a line (not at the root): every take, sale and the
+    Packpferde, and the exchanges that build something — two or more cards of one good,
+    or a precious card.  Exchanges are three in four of all moves, and one that takes a
+    single cheap card of each kind is rarely anyone's best; leaving them out buys about
+    twice the deals in the same time."""
+    key = (state.market, state.hands[state.turn])
+    found = _line_moves_cache.get(key)
+    if found is None:
+        if len(_line_moves_cache) >= _LINE_CACHE_LIMIT:
+            _line_moves_cache.clear()
+        kept = []
+        for move in fast_moves(state):
+            if move & 7 == EXCHANGE:
+                taken = [(move >> (3 + 3 * k)) & 7 for k in range(GOODS)]
+                if max(taken) < 2 and not any(taken[k] for k in range(GOODS) if PRECIOUS[k]):
+                    continue
+            kept.append(move)
+        found = _line_moves_cache[key] = tuple(kept)
+    return found
+
+
+def _stark_line(state: State, move: int, me: int, budget: _Budget) -> float:
+    """Value of ``move`` three plies deep: the opponent's best reply, then our best next move."""
+    child = fast_apply(state, move)
+    if child.phase != PLAY:
+        return stark_evaluate(child, me)
+    reply, value = _greedy(child, me, budget, stark_after, line=True, here=stark_evaluate)
+    if reply < 0:
         return value
     grandchild = fast_apply(child, reply)
     if grandchild.phase != PLAY:
-        return evaluate(grandchild, me)
-    return _greedy(grandchild, me, budget)[1]
+        return stark_evaluate(grandchild, me)
+    return _greedy(grandchild, me, budget, stark_after, line=True, here=stark_evaluate)[1]
+
+
+def _stark_candidates(first: dict[int, float], extra: tuple[int, ...]) -> list[int]:
+    """The best :data:`STARK_CANDIDATES` by one ply, the best move of each kind (take,
+    horses, sale, exchange: a kind the first ply undervalues still gets its look), and ``extra``."""
+    chosen = _top(first, STARK_CANDIDATES)
+    best_of_kind: dict[int, int] = {}
+    for move in _top(first, len(first)):
+        best_of_kind.setdefault(move & 7, move)
+    return list(dict.fromkeys(chosen + list(best_of_kind.values()) + list(extra)))
+
+
+def _stark_values(
+    view: dict[str, Any],
+    deadline: float,
+    rng: random.Random,
+    max_samples: int | None,
+    extra: tuple[int, ...] = (),
+    candidates: bool = True,
+    prune: bool = False,
+    budget: _Budget | None = None,
+) -> tuple[dict[int, float], int]:
+    """Stark's mean value of its candidate moves (plus ``extra``) over the deals it
+    searched, and how many deals finished.  With ``prune`` the candidates race
+    (:func:`_race`): one clearly behind the leader is dropped (its mean so far is kept),
+    and the search ends when one is left."""
+    me = view["seat"]
+    budget = budget or _Budget(deadline)
+    weights = declines(view)
+    found: dict[int, list[float]] = {}  # per candidate its line's value in each deal, in order
+    dropped: dict[int, float] = {}
+    done = 0
+    while max_samples is None or done < max_samples:
+        if time.monotonic() >= deadline:
+            break
+        state = informed_state(view, rng, weights)
+        try:
+            if not found:
+                first = _one_ply(state, me, budget, stark_after) if candidates else {}
+                moves = _stark_candidates(first, extra) if candidates else list(extra)
+                if not moves:
+                    return {}, 0
+                found = {move: [] for move in moves}
+            sample = {}
+            for move in found:
+                if time.monotonic() >= deadline:
+                    raise _OutOfTime
+                sample[move] = _stark_line(state, move, me, budget)
+        except _OutOfTime:
+            break
+        for move, value in sample.items():
+            found[move].append(value)
+        done += 1
+        if prune and done >= PRUNE_FIRST and done % PRUNE_EVERY == 0:
+            for move in _race(found):
+                dropped[move] = _mean(found.pop(move))
+            if len(found) == 1:
+                break
+    if done == 0:
+        return {}, 0
+    values = {move: _mean(line) for move, line in found.items()}
+    return {**dropped, **values}, done
+
+
+def _mean(line: list[float]) -> float:
+    return sum(line) / len(line)  # summed in deal order: the values reviews and puzzles store
+
+
+def _race(found: dict[int, list[float]]) -> list[int]:
+    """The candidates to drop: those whose mean trails the leader's by
+    :data:`PRUNE_MARGIN`, or whose difference to the leader, deal by deal (every
+    candidate still in the race was searched on the same deals), is below zero by
+    :data:`RACE_Z` standard errors.  Comparing on the same deals takes out what the deal
+    itself adds to every move's value, so a close second is told apart in a few deals
+    and the deals left go to the moves still in doubt."""
+    means = {move: _mean(line) for move, line in found.items()}
+    leader = max(means, key=means.get)
+    best = found[leader]
+    out = []
+    for move, line in found.items():
+        if move == leader:
+            continue
+        diffs = [v - b for v, b in zip(line, best, strict=True)]
+        mean = means[move] - means[leader]
+        spread = statistics.stdev(diffs) / math.sqrt(len(diffs))
+        if mean < -PRUNE_MARGIN or mean + RACE_Z * spread < 0:
+            out.append(move)
+    return out
 
 
 def _top(values: dict[int, float], count: int) -> list[int]:
@@ -113,13 +277,11 @@ def _searched_values(
     deadline: float,
     rng: random.Random,
     candidates: int,
-    own_next: bool,
     max_samples: int | None,
-    extra: tuple[int, ...] = (),
     budget: _Budget | None = None,
 ) -> tuple[dict[int, float], int]:
-    """Mean value of the most promising moves (plus ``extra``) over the samples, and
-    how many samples finished (a sample cut off by the deadline is dropped whole)."""
+    """Mittel's mean value of its most promising moves over the samples, and how many
+    samples finished (a sample cut off by the deadline is dropped whole)."""
     me = view["seat"]
     budget = budget or _Budget(deadline)
     totals: dict[int, float] = {}
@@ -131,15 +293,15 @@ def _searched_values(
         try:
             if not totals:
                 # The candidates come from the first sample's one-ply values.
-                first = _one_ply(state, me, budget) if candidates else {}
-                totals = dict.fromkeys(list(dict.fromkeys(_top(first, candidates) + list(extra))), 0.0)
+                first = _one_ply(state, me, budget)
+                totals = dict.fromkeys(_top(first, candidates), 0.0)
                 if not totals:
                     return {}, 0
             sample = {}
             for move in totals:
                 if time.monotonic() >= deadline:
                     raise _OutOfTime
-                sample[move] = _after_reply(state, move, me, budget, own_next)
+                sample[move] = _after_reply(state, move, me, budget)
         except _OutOfTime:
             break
         for move, value in sample.items():
@@ -192,10 +354,10 @@ def choose_move(
     elif strength == "mittel":
         samples = MITTEL_SAMPLES if max_samples is None else max_samples
         depth = 2
-        values, done = _searched_values(view, deadline, rng, MITTEL_CANDIDATES, False, samples, budget=budget)
+        values, done = _searched_values(view, deadline, rng, MITTEL_CANDIDATES, samples, budget=budget)
     else:
-        depth = 3
-        values, done = _searched_values(view, deadline, rng, STARK_CANDIDATES, True, max_samples, budget=budget)
+        depth = STARK_DEPTH
+        values, done = _stark_values(view, deadline, rng, max_samples, prune=True, budget=budget)
     if stats is not None:
         stats.update(nodes=budget.nodes, depth=depth, samples=done)
     if not values:
@@ -235,12 +397,11 @@ def _analysis(
     # After an analyse: only the extra move, over the same number of samples (cheap
     # enough to finish in a review's smaller share of the time).
     samples = max_samples if memo is None else memo[1]
-    candidates = STARK_CANDIDATES if memo is None else 0
-    values, done = _searched_values(view, deadline, random.Random(seed), candidates, True, samples, extra)
+    values, done = _stark_values(view, deadline, random.Random(seed), samples, extra, candidates=memo is None)
     if not done:
         # Out of time before one sample finished: the one-ply judgement, same unit.
         state = state_from_view(view, random.Random(seed))
-        values = _one_ply(state, view["seat"], _Budget(float("inf")))
+        values = _one_ply(state, view["seat"], _Budget(float("inf")), stark_after)
         return {by_int[m]: v for m, v in values.items() if m in by_int}
     result = {by_int[m]: v for m, v in values.items() if m in by_int}
     if memo is not None:
