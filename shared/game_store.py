@@ -37,7 +37,7 @@ _COLUMNS = (
     "id, game, options, seed, seat0_user_id, seat1_user_id, mode, strength, base_ms, inc_ms, rated, stake,"
     " moves, move_seats, move_times, remaining_ms, lag_quota_ms, turn_started_at, version, draw_offer,"
     " takeback_offer, status, result, created_at, finished_at, reshuffles, takeback_declines,"
-    " takeback_declined_at, xmin::text::bigint AS xmin"
+    " takeback_declined_at, sealed_until, xmin::text::bigint AS xmin"
 )
 # What a write returns: the row version's new xmin.
 _RETURNING_XMIN = " RETURNING xmin::text::bigint AS xmin"
@@ -75,6 +75,8 @@ class GameRow:
     # ↶ Zurück requests of each seat declined in this game, and when the last was (migration 0013).
     takeback_declines: tuple[int, int] = (0, 0)
     takeback_declined_at: tuple[dt.datetime | None, dt.datetime | None] = (None, None)
+    # Until then the game's deal is others' too: after its end only what play showed (migration 0020).
+    sealed_until: dt.datetime | None = None
     # The transaction that wrote this version of the row (0: not known; matches no row).
     xmin: int = 0
 
@@ -102,6 +104,7 @@ def _row(data: dict[str, Any]) -> GameRow:
         reshuffles=tuple((int(ply), int(seed)) for ply, seed in data.get("reshuffles") or ()),
         takeback_declines=tuple(data.get("takeback_declines") or (0, 0)),
         takeback_declined_at=tuple(data.get("takeback_declined_at") or (None, None)),
+        sealed_until=data.get("sealed_until"),
         xmin=int(data.get("xmin") or 0),
     )
 
@@ -118,13 +121,15 @@ def _fetch(conn: psycopg.Connection, sql: str, params: tuple) -> list[dict[str, 
 def create_game(conn: psycopg.Connection, *, game: str, options: dict[str, Any], seed: int,
                 seats: tuple[int | None, int | None] | list[int | None], mode: str,
                 clock: dict[str, int] | Clock | None, rated: bool, stake: int,
-                strength: str | None = None, initial_lag_quota_ms: tuple[int, int] | None = None) -> int:
+                strength: str | None = None, initial_lag_quota_ms: tuple[int, int] | None = None,
+                sealed_until: dt.datetime | None = None) -> int:
     """Insert a running game and return its id, inside the caller's transaction.
 
     ``options`` are normalized by the engine (``BadOptions`` for anything it does not
     offer); ``clock`` is ``{"base_ms", "inc_ms"}`` or None for "ohne Uhr" (ten
     minutes per move).  ``seats`` are two user ids, None for the computer's seat.
-    The clock of the side to move starts now.
+    The clock of the side to move starts now.  ``sealed_until``: the deal is others'
+    too until then (see :attr:`GameRow.sealed_until`).
     """
     engine = get_game(game)
     options = engine.normalize_options(dict(options))
@@ -147,11 +152,11 @@ def create_game(conn: psycopg.Connection, *, game: str, options: dict[str, Any],
     rows = _fetch(
         conn,
         "INSERT INTO games (game, options, seed, seat0_user_id, seat1_user_id, mode, strength, base_ms, inc_ms,"
-        " rated, stake, remaining_ms, lag_quota_ms, turn_started_at)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, clock_timestamp()) RETURNING id",
+        " rated, stake, remaining_ms, lag_quota_ms, turn_started_at, sealed_until)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, clock_timestamp(), %s) RETURNING id",
         (game, Jsonb(options), seed, seats[0], seats[1], mode, strength if mode == "computer" else None,
          clock.base_ms if clock else None, clock.inc_ms if clock else None, rated, stake, remaining,
-         list(initial_lag_quota_ms)),
+         list(initial_lag_quota_ms), sealed_until),
     )
     return int(rows[0]["id"])
 
@@ -319,9 +324,10 @@ def finished_games_of(conn: psycopg.Connection, user_id: int, limit: int = 200) 
     """``user_id``'s finished games (every mode), newest first."""
     return _fetch(
         conn,
-        "SELECT g.id, g.game, g.options, g.mode, g.strength, g.rated, g.stake, g.result, g.created_at,"
-        " g.finished_at, cardinality(g.moves) AS plies, g.seat0_user_id, g.seat1_user_id,"
-        " u0.name AS seat0_name, u1.name AS seat1_name FROM games g"
+        "SELECT g.id, g.game, g.options, g.mode, g.strength, g.rated, g.stake, g.base_ms, g.inc_ms, g.result,"
+        " g.created_at, g.finished_at, cardinality(g.moves) AS plies, g.seat0_user_id, g.seat1_user_id,"
+        " u0.name AS seat0_name, u1.name AS seat1_name,"
+        " EXISTS (SELECT 1 FROM hanse_daily_attempts a WHERE a.game_id = g.id) AS daily FROM games g"
         " LEFT JOIN users u0 ON u0.id = g.seat0_user_id LEFT JOIN users u1 ON u1.id = g.seat1_user_id"
         " WHERE g.status = 'finished' AND (g.seat0_user_id = %s OR g.seat1_user_id = %s)"
         " ORDER BY g.finished_at DESC LIMIT %s",

@@ -108,6 +108,39 @@ TEXTS: dict[str, dict[str, str]] = {
         "de": "Zu viele Fehlversuche. Bitte warte {minutes} Minuten und versuche es dann noch einmal.",
         "en": "Too many failed attempts. Please wait {minutes} minutes and try again.",
     },
+    "login_wait": {
+        "de": "Zu viele Fehlversuche. Bitte warte {seconds} s und versuche es dann noch einmal.",
+        "en": "Too many failed attempts. Please wait {seconds} s and try again.",
+    },
+    "guest_throttled": {
+        "de": "Von deiner Adresse wurden in der letzten Stunde schon {limit} Gastzugänge angelegt."
+              " Bitte versuche es in {minutes} Minuten noch einmal – oder melde dich mit deinem Konto an.",
+        "en": "{limit} guest accounts have already been created from your address in the last hour."
+              " Please try again in {minutes} minutes – or log in with your account.",
+    },
+    "table_throttled": {
+        "de": "Du hast in der letzten Stunde schon {limit} Tische eröffnet. Bitte spiel an einem davon weiter"
+              " oder versuche es in {minutes} Minuten noch einmal.",
+        "en": "You have already opened {limit} tables in the last hour. Please play on at one of them"
+              " or try again in {minutes} minutes.",
+    },
+    "challenge_throttled": {
+        "de": "Du hast in der letzten Stunde schon {limit} Herausforderungen ausgesprochen (auch „Gegner suchen“"
+              " und Revanchen). Bitte versuche es in {minutes} Minuten noch einmal.",
+        "en": "You have already made {limit} challenges in the last hour (“Find an opponent” and rematches"
+              " included). Please try again in {minutes} minutes.",
+    },
+    "invitation_throttled": {
+        "de": "Du hast in der letzten Stunde schon {limit} Einladungen verschickt."
+              " Bitte versuche es in {minutes} Minuten noch einmal.",
+        "en": "You have already sent {limit} invitations in the last hour. Please try again in {minutes} minutes.",
+    },
+    "registration_throttled": {
+        "de": "Von deiner Adresse wurden in der letzten Stunde schon {limit} Konten registriert."
+              " Bitte versuche es in {minutes} Minuten noch einmal.",
+        "en": "{limit} accounts have already been registered from your address in the last hour."
+              " Please try again in {minutes} minutes.",
+    },
     "already_registered": {
         "de": "Du bist schon angemeldet. Melde dich zuerst ab.",
         "en": "You are already registered. Please log out first.",
@@ -115,6 +148,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "not_logged_in": {
         "de": "Du bist nicht angemeldet.",
         "en": "You are not logged in.",
+    },
+    "ping_pending": {
+        "de": "Die Antwort auf deinen letzten Ping ist noch unterwegs. Bitte warte auf sie, bevor du wieder pingst.",
+        "en": "The answer to your last ping is still on its way. Please wait for it before you ping again.",
+    },
+    "session_ended": {
+        "de": "Diese Sitzung ist abgemeldet. Bitte melde dich wieder an.",
+        "en": "This session has been logged out. Please log in again.",
     },
     # Game pages: stars.
     "unknown_game": {

@@ -220,11 +220,13 @@ RECORDS.update(
             Record(
                 "Challenge",
                 "A challenge as both sides see it. `agreed`: user ids agreeing to the settings of `version`;"
-                " `expires_in_ms`: time left without activity; `reason`: why a start failed and it is open again.",
+                " `expires_in_ms`: time left without activity; `reason`: why a start failed and it is open again;"
+                " `first_user_id`: who takes seat 0 (the side that begins) when it starts with these settings.",
                 {"id": Str(), "game": Enum(CHALLENGE_GAMES), "challenger": Ref("ChallengeParty"),
                  "challenged": Ref("ChallengeParty"), "settings": Ref("ChallengeSettings"), "agreed": ListOf(Int()),
                  "version": Int(), "status": Enum(CHALLENGE_STATUSES), "expires_in_ms": Int(),
-                 "game_id": Optional(Int()), "rematch_of": Optional(Int()), "reason": Optional(Str())},
+                 "game_id": Optional(Int()), "rematch_of": Optional(Int()), "reason": Optional(Str()),
+                 "first_user_id": Optional(Int())},
             ),
         )
     }
@@ -323,6 +325,7 @@ AI_STRENGTHS = ("leicht", "mittel", "stark")
 OFFER_ACTIONS = ("offer", "accept", "decline")
 CLAIM_ACTIONS = ("win", "draw")
 TABLE_MODES = ("wartesaal", "computer", "same_device")
+TABLE_KINDS = ("rated", "friendly", "computer", "daily", "same_device")
 TABLE_STATUSES = ("running", "finished", "aborted")
 MOVE_MAX_LENGTH = 200
 FINAL_POSITION_DELAY_MS = 10_000  # the final position stays this long before the result shows
@@ -364,8 +367,10 @@ RECORDS.update(
             ),
             Record(
                 "TableSummary",
-                "One game in a list (live games, my games).",
-                {"game_id": Int(), "game": Str(), "mode": Enum(TABLE_MODES), "rated": Bool(), "stake": Int(),
+                "One game in a list (live games, my games). kind: rated, friendly, computer, daily (a Tagesmarkt"
+                " attempt) or same_device.",
+                {"game_id": Int(), "game": Str(), "mode": Enum(TABLE_MODES), "kind": Enum(TABLE_KINDS),
+                 "rated": Bool(), "stake": Int(),
                  "seats": ListOf(Ref("TableSeat")), "plies": Int(), "clock": Optional(Ref("TableClockSetting")),
                  "status": Enum(TABLE_STATUSES), "result": Optional(Ref("TableResult")), "created_at": Str(),
                  "finished_at": Optional(Str())},
@@ -556,6 +561,16 @@ RECORDS.update(
                  "per_opponent": ListOf(Ref("OpponentTally")), "opponents": ListOf(Ref("Opponent")),
                  "game_ids": ListOf(Int())},
             ),
+            Record(
+                "MyGameResult",
+                "Answer of GET /api/my-games/<id>/result: what a finished game did to the caller, once the rating"
+                " service settled it (settled false: not yet, every other field null). counted false: too short"
+                " or not rated (stakes went back); taler: the net of the game's Taler movements for the caller;"
+                " balance: the caller's balance now.",
+                {"settled": Bool(), "counted": Optional(Bool()), "rated": Optional(Bool()), "stake": Optional(Int()),
+                 "elo_before": Optional(Int()), "elo_after": Optional(Int()), "points": Optional(Int()),
+                 "taler": Optional(Int()), "balance": Optional(Int())},
+            ),
         )
     }
 )
@@ -661,8 +676,9 @@ RECORDS.update(
                     "needs_account": Bool()}),
             Record("PuzzleSummary", "A Handelsaufgabe in the list with your best stars (0–3) and attempts.",
                    {"id": Str(), "kind": Enum(PUZZLE_KINDS), "stars": Int(), "attempts": Int()}),
-            Record("PuzzleList", "Answer of GET /api/handelsaufgaben.",
-                   {"puzzles": ListOf(Ref("PuzzleSummary")), "stars": Int(), "max_stars": Int()}),
+            Record("PuzzleList", "Answer of GET /api/handelsaufgaben, with your puzzle rating in Battlehanse.",
+                   {"puzzles": ListOf(Ref("PuzzleSummary")), "stars": Int(), "max_stars": Int(),
+                    "rating": Ref("AufgabeRating")}),
             Record("Puzzle", "Answer of GET /api/handelsaufgaben/<id>: the position as the solving seat sees it.",
                    {"id": Str(), "kind": Enum(PUZZLE_KINDS), "seat": Int(), "view": Json(object_only=True),
                     "stars": Int(), "attempts": Int()}),
@@ -671,9 +687,64 @@ RECORDS.update(
             Record("PuzzleMoveValue", "A move and its value (Punkte: points; Bester Zug: the strong computer's"
                    " value in points).", {"move": Str(), "value": Json()}),
             Record("PuzzleAnswer", "Answer of POST /api/handelsaufgaben/<id>: your move's value and stars, your"
-                   " best stars so far, and the best moves with their values.",
+                   " stars for the puzzle (your first answer's: every answer shows the solution), the best"
+                   " moves with their values, and what the first answer did to your and the puzzle's rating"
+                   " (Glicko-2, score stars / 3; null for a later answer).",
                    {"move": Str(), "value": Json(), "stars": Int(), "best_stars": Int(),
-                    "best": ListOf(Ref("PuzzleMoveValue"))}),
+                    "best": ListOf(Ref("PuzzleMoveValue")), "rating_change": Optional(Ref("AufgabeRatingChange"))}),
+        )
+    }
+)
+
+
+# --- Aufgaben: rated puzzles per game (issue 22: services/lobby/puzzle_routes.py) -----------
+
+AUFGABE_GAMES = ("hexagon", "bullet", "general")
+AUFGABE_MODES = ("rated", "streak", "daily")
+AUFGABE_STATUSES = ("open", "solved", "failed")
+
+RECORDS.update(
+    {
+        r.name: r
+        for r in (
+            Record("AufgabeText", "A text in both languages (a puzzle's task).", {"de": Str(), "en": Str()}),
+            Record("AufgabeTheme", "A theme a puzzle's solution shows, by key with its names.",
+                   {"key": Str(), "de": Str(), "en": Str()}),
+            Record("AufgabeRating", "A player's puzzle rating in one game (Glicko-2, rounded): rating, deviation,"
+                   " counted attempts and solved ones.",
+                   {"rating": Int(), "rd": Int(), "attempts": Int(), "solved": Int()}),
+            Record("AufgabeStreak", "The running streak's solved puzzles and the best streak.",
+                   {"length": Int(), "best": Int()}),
+            Record("AufgabeRatingChange", "What a counted first attempt did to the player's and the puzzle's"
+                   " ratings (rounded).", {"player_before": Int(), "player_after": Int(),
+                                           "puzzle_before": Int(), "puzzle_after": Int()}),
+            Record("AufgabeAttempt", "Answer of GET /api/aufgaben/<game>[/daily] and of a move: one attempt"
+                   " at a puzzle. `view`: the solver's view (the engine's view of `seat`) after `line`, the"
+                   " moves played so far (the wrong one last when failed). `counted`: the player's first"
+                   " attempt of the puzzle, the only one that rates. `reply_from`: in the answer to a right"
+                   " move that was answered, the solver's view after its own move, before the reply (the page"
+                   " shows both). `themes`, `puzzle_rating`, `solution` and `solution_views` (the solver's view"
+                   " before and after each solution move) only once the attempt has ended; `change` then too"
+                   " when it counted. `solution_from`: the day (Europe/Berlin) the solution and themes of an"
+                   " ended attempt at the day's puzzle show from (they stay on the server while its day lasts);"
+                   " null otherwise.",
+                   {"attempt_id": Int(), "game": Enum(AUFGABE_GAMES), "puzzle_id": Str(), "mode": Enum(AUFGABE_MODES),
+                    "day": Optional(Str()), "counted": Bool(), "status": Enum(AUFGABE_STATUSES), "ply": Int(),
+                    "seat": Int(), "task": Ref("AufgabeText"), "themes": ListOf(Ref("AufgabeTheme")),
+                    "view": Json(object_only=True), "line": ListOf(Str()), "last_move": Optional(Str()),
+                    "wrong_move": Optional(Str()), "reply_from": Optional(Json(object_only=True)), "player": Ref("AufgabeRating"), "puzzle_rating": Optional(Int()),
+                    "change": Optional(Ref("AufgabeRatingChange")), "solution": Optional(ListOf(Str())),
+                    "solution_views": Optional(ListOf(Json(object_only=True))), "streak": Optional(Ref("AufgabeStreak")),
+                    "solution_from": Optional(Str())}),
+            Record("AufgabeMoveBody", "Body of POST /api/aufgaben/<game>/versuch/<attempt_id>: the move (its"
+                   " text) at the attempt's current `ply` (else it is refused as stale).",
+                   {"ply": Int(), "move": Str(min_length=1, max_length=MOVE_MAX_LENGTH)}),
+            Record("AufgabenOverview", "Answer of GET /api/aufgaben/<game>/uebersicht: your puzzle rating and"
+                   " streaks, the themes to filter by, the Europe/Berlin day and your daily puzzle's state"
+                   " (null: not tried today), and how many puzzles the game has.",
+                   {"game": Enum(AUFGABE_GAMES), "player": Ref("AufgabeRating"), "streak": Ref("AufgabeStreak"),
+                    "themes": ListOf(Ref("AufgabeTheme")), "day": Str(), "daily_status": Optional(Enum(AUFGABE_STATUSES)),
+                    "count": Int()}),
         )
     }
 )

@@ -167,7 +167,7 @@ def test_hexagon_between_two_browsers_then_replay(browser, services, pool, shots
         bert.get_by_test_id("draw-offer").click()
         anna.get_by_test_id("draw-decline").click()
         expect(bert.get_by_test_id("draw-offer")).to_be_enabled()
-        assert anna.get_by_test_id("draw-accept").count() == 0
+        expect(anna.get_by_test_id("draw-accept")).to_have_count(0)
         bert.get_by_test_id("resign").click()
         bert.get_by_test_id("resign").click()
         # The final position stays; a click on the board shows the result at once.

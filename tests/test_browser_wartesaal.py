@@ -27,7 +27,7 @@ def test_two_guests_see_each_other_and_chat_as_text(browser, lobby, tmp_path):  
     try:
         anna_name, bert_name = anna.get_by_test_id("me").inner_text(), bert.get_by_test_id("me").inner_text()
         assert anna_name.startswith("Gast-") and bert_name.startswith("Gast-") and anna_name != bert_name
-        assert "1.000" in anna.get_by_test_id("balance").inner_text()  # German number format
+        assert anna.get_by_test_id("balance").inner_text().startswith("0 ")  # guests hold no Taler
 
         # Each sees both in the list on the right.
         for page in (anna, bert):
@@ -56,7 +56,7 @@ def test_two_guests_see_each_other_and_chat_as_text(browser, lobby, tmp_path):  
         # Language switch: English texts at once, kept for the next visit on this device.
         anna.locator("nav.languages button[data-lang=en]").click()
         assert anna.get_by_test_id("chat-send").inner_text() == "Send"
-        assert "1,000 Taler" in anna.get_by_test_id("balance").inner_text()
+        assert anna.get_by_test_id("balance").inner_text() == "0 Taler"
         assert anna.get_by_test_id("connection").inner_text() == ""  # no stale "Connecting …"
         anna.reload()
         anna.get_by_test_id("chat-send").wait_for()
@@ -114,10 +114,16 @@ def test_guest_registers_in_the_page_then_logs_out_and_in(browser, lobby):  # no
         page.get_by_test_id("me").filter(has_text=name).wait_for()
         page.get_by_test_id("players").get_by_text(name).wait_for()  # the list shows the new name
         assert page.get_by_test_id("open-register").count() == 0  # no longer a guest
-        assert "1.000" in page.get_by_test_id("balance").inner_text()
+        assert "1.000" in page.get_by_test_id("balance").inner_text()  # the start Taler, German number format
 
+        # A second tab of the same session: the logout in the first ends it there too, at once.
+        other_tab = context.new_page()
+        other_tab.goto(lobby.url)
+        other_tab.get_by_test_id("me").filter(has_text=name).wait_for()
         page.get_by_test_id("logout").click()
         page.get_by_test_id("guest").wait_for()
+        other_tab.get_by_test_id("guest").wait_for(timeout=3000)
+        other_tab.close()
         form = page.get_by_test_id("login-form")
         form.get_by_test_id("login-name").fill(name)
         form.get_by_test_id("login-password").fill("falsch1234")
@@ -127,6 +133,40 @@ def test_guest_registers_in_the_page_then_logs_out_and_in(browser, lobby):  # no
         form.locator("button[type=submit]").click()
         page.get_by_test_id("me").filter(has_text=name).wait_for()
         page.get_by_test_id("players").get_by_text(name).wait_for()
+    finally:
+        context.close()
+
+
+def test_the_logout_answer_arriving_after_session_ended_keeps_the_login_form(browser, lobby):  # noqa: F811
+    """The server ends the session's sockets before it answers the logout, so the Wartesaal signs
+    out on their session_ended first; the answer arriving later must not replace the entry page
+    (and with it a login form already being filled in)."""
+    from playwright.sync_api import expect
+
+    context, page = enter_as_guest(browser, lobby.url)
+    try:
+        held = []
+
+        def hold(route) -> None:  # noqa: ANN001
+            held.append((route, route.fetch()))  # the server logs out now; the page hears of it later
+
+        page.route("**/api/logout", hold)
+        page.get_by_test_id("logout").click()
+        page.get_by_test_id("guest").wait_for()  # signed out by the socket's session_ended alone
+        # The handler runs while this thread waits in Playwright, so wait there until it has the answer.
+        for _ in range(200):
+            if held:
+                break
+            page.wait_for_timeout(25)
+        assert len(held) == 1, "the logout request never reached the server"
+        name = page.get_by_test_id("login-form").get_by_test_id("login-name")
+        name.fill("Anna")
+        route, response = held[0]
+        with page.expect_response("**/api/logout"):
+            route.fulfill(response=response)
+        page.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # the click handler's rest has run
+        expect(name).to_have_value("Anna")
+        expect(page.get_by_test_id("login-form").get_by_test_id("login-name")).to_have_value("Anna")
     finally:
         context.close()
 

@@ -51,7 +51,8 @@ def expected_sale(state: Any, seat: int, kind: int) -> str:
     value = sale_value(state, kind, n)
     tokens = f"{' + '.join(map(str, value['zinn']))} = {value['zinn_sum']}" if value["zinn"] else "0"
     rats = f" und eine Ratsmarke ({RANGES[value['ratsmarke']]})" if value["ratsmarke"] else ""
-    return f"Verkaufst du jetzt deine {n} {good}: {tokens} Punkte{rats}."
+    points = "Punkt" if value["zinn"] and value["zinn_sum"] == 1 else "Punkte"
+    return f"Verkaufst du jetzt deine {n} {good}: {tokens} {points}{rats}."
 
 
 def test_karten_info_numbers_are_the_engines(tmp_path: Path) -> None:

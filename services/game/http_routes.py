@@ -5,6 +5,9 @@
                                       a running one: its public data and the spectator view
                                       (a same-device table: only for its owner, as on the socket)
 ``GET /api/games/<id>/record.txt``    the text record of a finished game (download; same rule)
+
+A finished game whose deal others still play (``services.game.sealed``) has neither
+until its seal ends: ``deal_sealed`` (403).
 ``GET /api/my-games``                 the caller's finished games (session cookie, or
                                       ``Authorization: Bearer <token>``)
 """
@@ -19,6 +22,7 @@ from psycopg_pool import ConnectionPool
 from services.game.private_tables import check_onlooker
 from services.game.refusals import TEXTS, TableRefusal
 from services.game.replay import StateCache, as_ended, states_along
+from services.game.sealed import is_sealed
 from shared import game_store, i18n, session_tokens
 from shared.games import get_game
 from shared.settings import Settings
@@ -30,6 +34,16 @@ def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
+def table_kind(data: dict[str, Any]) -> str:
+    """What sort of game a list row is: rated, friendly, computer, daily (a Tagesmarkt attempt) or same_device."""
+    mode = data.get("mode", "wartesaal")
+    if mode == "wartesaal":
+        return "rated" if data["rated"] else "friendly"
+    if mode == "computer" and data.get("daily"):
+        return "daily"
+    return mode
+
+
 def summary(data: dict[str, Any], status: str) -> dict[str, Any]:
     """A ``TableSummary`` from a list query's row."""
     seats = []
@@ -39,9 +53,19 @@ def summary(data: dict[str, Any], status: str) -> dict[str, Any]:
                       "computer": data.get("strength") if uid is None else None})
     clock = {"base_ms": data["base_ms"], "inc_ms": data["inc_ms"]} if data.get("base_ms") is not None else None
     return {"game_id": data["id"], "game": data["game"], "mode": data.get("mode", "wartesaal"),
-            "rated": data["rated"], "stake": data["stake"], "seats": seats, "plies": data["plies"], "clock": clock,
+            "kind": table_kind(data), "rated": data["rated"], "stake": data["stake"], "seats": seats, "plies": data["plies"], "clock": clock,
             "status": status, "result": data.get("result"), "created_at": _iso(data["created_at"]),
             "finished_at": _iso(data.get("finished_at"))}
+
+
+def setup_end(engine: Any, states: list[Any]) -> int:
+    """The ply where a setup phase (Battlegeneral: both place their pieces) gave way to play:
+    the replay shows the setup as this one position; 0 for games without one.  A game that
+    ended during its setup keeps its last position."""
+    for ply, state in enumerate(states):
+        if engine.view(state, None).get("phase") != "setup":
+            return ply
+    return len(states) - 1
 
 
 def _refusal(code: str, status: int) -> tuple[Response, int]:
@@ -83,6 +107,8 @@ def games_blueprint(pool: ConnectionPool, cache: StateCache, config: Settings) -
             return _refusal("not_found", 404)
         if refusal := refused_onlooker(row):
             return refusal
+        if not row.running and is_sealed(row):
+            return _refusal("deal_sealed", 403)
         engine = get_game(row.game)
         seats = [{"user_id": uid, "name": names.get(uid) if uid is not None else None, "elo": None,
                   "computer": row.strength if uid is None else None} for uid in row.seats]
@@ -103,11 +129,16 @@ def games_blueprint(pool: ConnectionPool, cache: StateCache, config: Settings) -
         states[-1] = as_ended(row, states[-1])  # resigned, time, agreed, left: the end shows everything too
         final_history = engine.history(states[-1])
         data["moves"] = final_history
+        # Every position with everything of its moment open (both hands, every rank); the last
+        # one concluded (the result). A setup both sides made at once is one step, "Aufstellung".
+        first = setup_end(engine, states)
         data["plies"] = [
-            {"ply": i, "move": row.moves[i - 1] if i else None, "seat": row.move_seats[i - 1] if i else None,
-             "time_ms": row.move_times[i - 1] if i else None, "position": engine.to_position(state),
-             "view": engine.view(state, None)}
-            for i, state in enumerate(states)
+            {"ply": i, "move": row.moves[i - 1] if i > first else None,
+             "seat": row.move_seats[i - 1] if i > first else None,
+             "time_ms": row.move_times[i - 1] if i > first else None, "position": engine.to_position(state),
+             "view": engine.view(state, None) if i == len(states) - 1 else engine.open_view(state),
+             "setup": i == first and first > 0}
+            for i, state in enumerate(states) if i >= first
         ]
         return jsonify(data)
 
@@ -120,6 +151,8 @@ def games_blueprint(pool: ConnectionPool, cache: StateCache, config: Settings) -
             return _refusal("not_found", 404)
         if refusal := refused_onlooker(row):
             return refusal
+        if is_sealed(row):
+            return _refusal("deal_sealed", 403)
         return Response(found["record"], mimetype="text/plain; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="spielcenter-{found["game"]}-{game_id}.txt"'})
 

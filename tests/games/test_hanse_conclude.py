@@ -75,3 +75,28 @@ def test_record_of_a_resigned_match_shows_the_deals_and_reads_back_resigned():
     back = GAME.parse_record(text)
     assert GAME.outcome(back) == RESIGNED_BY_FIRST
     assert GAME.view(back, None) == GAME.view(GAME.conclude(state, RESIGNED_BY_FIRST), None)
+
+
+def test_a_sealed_view_after_the_end_shows_only_what_play_showed():
+    """A match whose deal others still play (the Tagesmarkt): ended by the table or by the rules,
+    no hand but the seat's, no deck order, no Ratsmarken piles, no opponent's Ratsmarke of a
+    round without its Rundentafel."""
+    state = played(5, 9)
+    for ended in (GAME.conclude(state, RESIGNED_BY_FIRST), _ended_by_the_rules(7)):
+        for seat in (0, 1, None):
+            sealed = GAME.sealed_view(ended, seat)
+            assert sealed["hidden"] is None and sealed["outcome"] is not None
+            for player in sealed["players"]:
+                if player["seat"] != seat:
+                    assert player["hand"] is None
+                    if not sealed["rounds"]:
+                        assert player["rats"] is None
+            assert GAME.view(ended, seat)["hidden"] is not None  # unsealed, the end shows everything
+
+
+def _ended_by_the_rules(seed: int):
+    rng = random.Random(seed)
+    state = GAME.new_game({"seals_to_win": 1}, seed)
+    while GAME.outcome(state) is None:
+        state = GAME.apply(state, rng.choice(fast_moves(state)))
+    return state

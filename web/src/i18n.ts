@@ -9,8 +9,8 @@ const TEXTS = {
   },
   playAsGuest: { de: "Als Gast spielen", en: "Play as a guest" },
   guestHint: {
-    de: "Ein Klick, kein Passwort. Später registrieren – alles bleibt erhalten.",
-    en: "One click, no password. Register later – you keep everything.",
+    de: "Ein Klick, kein Passwort; Gäste spielen ohne Taler-Einsatz. Später registrieren – alles bleibt erhalten, und dein Konto bekommt seine Start-Taler.",
+    en: "One click, no password; guests play without a Taler stake. Register later – you keep everything, and your account gets its start Taler.",
   },
   login: { de: "Anmelden", en: "Log in" },
   register: { de: "Registrieren", en: "Register" },
@@ -69,35 +69,54 @@ export function setLang(next: Language): void {
   for (const listener of listeners) listener();
 }
 
-export function onLangChange(listener: () => void): void {
+/** Call ``listener`` after every language switch; the answer stops that. */
+export function onLangChange(listener: () => void): () => void {
   listeners.push(listener);
+  return () => {
+    const index = listeners.indexOf(listener);
+    if (index >= 0) listeners.splice(index, 1);
+  };
+}
+
+/** "1 Punkt" / "2 Punkte", "1 point" / "2 points": the count with the noun in the form it needs
+ * (singular for exactly one, in both languages). ``forms``: ``{de: [one, many], en: [one, many]}``. */
+export function counted(n: number, forms: Record<Language, readonly [string, string]>, shown: string = String(n)): string {
+  const [one, many] = forms[current];
+  return `${shown} ${Math.abs(n) === 1 ? one : many}`;
+}
+
+/** A signed number as a change: "+16", "−10" (a true minus sign), "±0". */
+export function signed(n: number): string {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0";
 }
 
 export function t(key: TextKey): string {
   return TEXTS[key][current];
 }
 
-type Labelled = { node: HTMLElement; key: TextKey; attr: string | null };
+// Held weakly: a page kept aside while another is shown (the Wartesaal during a table) must
+// still follow a switch made meanwhile; a node nobody holds any more drops out by itself.
+type Labelled = { node: WeakRef<HTMLElement>; key: TextKey; attr: string | null };
 const labelled: Labelled[] = [];
 
 /** Put text ``key`` on ``node`` (its text, or attribute ``attr``) now and on every language switch. */
 export function label<T extends HTMLElement>(node: T, key: TextKey, attr: string | null = null): T {
-  const entry = { node, key, attr };
-  apply(entry);
-  labelled.push(entry);
+  apply(node, key, attr);
+  labelled.push({ node: new WeakRef(node), key, attr });
   return node;
 }
 
-function apply({ node, key, attr }: Labelled): void {
+function apply(node: HTMLElement, key: TextKey, attr: string | null): void {
   if (attr === null) node.textContent = t(key);
   else node.setAttribute(attr, t(key));
 }
 
 onLangChange(() => {
-  // Forget nodes that left the page; relabel the rest.
   for (let i = labelled.length - 1; i >= 0; i--) {
-    if (!labelled[i].node.isConnected) labelled.splice(i, 1);
-    else apply(labelled[i]);
+    const { node, key, attr } = labelled[i];
+    const alive = node.deref();
+    if (alive === undefined) labelled.splice(i, 1);
+    else apply(alive, key, attr);
   }
 });
 

@@ -13,6 +13,7 @@ import { postfachBadge } from "./mailbox/postfach_badge";
 // After the table CSS: the Ansicht's theme rules replace its default colours.
 import "./look/look.css";
 import { lookControls } from "./look/look_controls";
+import { onBalance } from "./balance";
 
 const app = document.getElementById("app")!;
 const account = el("div", { class: "account", "data-testid": "account" });
@@ -62,6 +63,11 @@ function languageButton(code: (typeof LANGUAGES)[number]): HTMLButtonElement {
   return button;
 }
 
+// A game's pot or a stake back: the header shows the new balance at once.
+onBalance((balance) => {
+  if (currentUser && currentUser.balance !== balance) showAccount({ ...currentUser, balance });
+});
+
 function showAccount(user: User | null): void {
   currentUser = user;
   clear(account);
@@ -79,7 +85,10 @@ function showAccount(user: User | null): void {
   const out = label(el("button", { type: "button", "data-testid": "logout" }), "logout");
   out.addEventListener("click", async () => {
     await logout().catch(() => undefined);
-    signedOut();
+    // The server ends this session's sockets before it answers, so the Wartesaal may already
+    // have signed out on their session_ended: a second entry page would replace a form the
+    // player has begun to fill in.
+    if (currentUser?.id === user.id) signedOut();
   });
   account.append(out);
 }

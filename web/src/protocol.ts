@@ -72,7 +72,7 @@ export interface ChallengeParty {
   name: string;
 }
 
-/** A challenge as both sides see it. `agreed`: user ids agreeing to the settings of `version`; `expires_in_ms`: time left without activity; `reason`: why a start failed and it is open again. */
+/** A challenge as both sides see it. `agreed`: user ids agreeing to the settings of `version`; `expires_in_ms`: time left without activity; `reason`: why a start failed and it is open again; `first_user_id`: who takes seat 0 (the side that begins) when it starts with these settings. */
 export interface Challenge {
   id: string;
   game: "hexagon" | "bullet" | "general" | "hanse";
@@ -86,6 +86,7 @@ export interface Challenge {
   game_id: number | null;
   rematch_of: number | null;
   reason: string | null;
+  first_user_id: number | null;
 }
 
 /** An open seek („Gegner suchen“) in the Wartesaal: anyone rated `elo_min` to `elo_max` in `game` may take it; the seeker plays as the challenger. `expires_in_ms`: time left. */
@@ -137,11 +138,12 @@ export interface TableResult {
   score: unknown;
 }
 
-/** One game in a list (live games, my games). */
+/** One game in a list (live games, my games). kind: rated, friendly, computer, daily (a Tagesmarkt attempt) or same_device. */
 export interface TableSummary {
   game_id: number;
   game: string;
   mode: "wartesaal" | "computer" | "same_device";
+  kind: "rated" | "friendly" | "computer" | "daily" | "same_device";
   rated: boolean;
   stake: number;
   seats: TableSeat[];
@@ -285,6 +287,19 @@ export interface MyGamesStatistics {
   game_ids: number[];
 }
 
+/** Answer of GET /api/my-games/<id>/result: what a finished game did to the caller, once the rating service settled it (settled false: not yet, every other field null). counted false: too short or not rated (stakes went back); taler: the net of the game's Taler movements for the caller; balance: the caller's balance now. */
+export interface MyGameResult {
+  settled: boolean;
+  counted: boolean | null;
+  rated: boolean | null;
+  stake: number | null;
+  elo_before: number | null;
+  elo_after: number | null;
+  points: number | null;
+  taler: number | null;
+  balance: number | null;
+}
+
 /** One judged move of a Rückblick: `ply` indexes the game's moves; values in the game's unit (Battlehanse: points) from the reviewed seat's side; loss = best_value - played_value. */
 export interface ReviewMove {
   ply: number;
@@ -363,11 +378,12 @@ export interface PuzzleSummary {
   attempts: number;
 }
 
-/** Answer of GET /api/handelsaufgaben. */
+/** Answer of GET /api/handelsaufgaben, with your puzzle rating in Battlehanse. */
 export interface PuzzleList {
   puzzles: PuzzleSummary[];
   stars: number;
   max_stars: number;
+  rating: AufgabeRating;
 }
 
 /** Answer of GET /api/handelsaufgaben/<id>: the position as the solving seat sees it. */
@@ -391,13 +407,93 @@ export interface PuzzleMoveValue {
   value: unknown;
 }
 
-/** Answer of POST /api/handelsaufgaben/<id>: your move's value and stars, your best stars so far, and the best moves with their values. */
+/** Answer of POST /api/handelsaufgaben/<id>: your move's value and stars, your stars for the puzzle (your first answer's: every answer shows the solution), the best moves with their values, and what the first answer did to your and the puzzle's rating (Glicko-2, score stars / 3; null for a later answer). */
 export interface PuzzleAnswer {
   move: string;
   value: unknown;
   stars: number;
   best_stars: number;
   best: PuzzleMoveValue[];
+  rating_change: AufgabeRatingChange | null;
+}
+
+/** A text in both languages (a puzzle's task). */
+export interface AufgabeText {
+  de: string;
+  en: string;
+}
+
+/** A theme a puzzle's solution shows, by key with its names. */
+export interface AufgabeTheme {
+  key: string;
+  de: string;
+  en: string;
+}
+
+/** A player's puzzle rating in one game (Glicko-2, rounded): rating, deviation, counted attempts and solved ones. */
+export interface AufgabeRating {
+  rating: number;
+  rd: number;
+  attempts: number;
+  solved: number;
+}
+
+/** The running streak's solved puzzles and the best streak. */
+export interface AufgabeStreak {
+  length: number;
+  best: number;
+}
+
+/** What a counted first attempt did to the player's and the puzzle's ratings (rounded). */
+export interface AufgabeRatingChange {
+  player_before: number;
+  player_after: number;
+  puzzle_before: number;
+  puzzle_after: number;
+}
+
+/** Answer of GET /api/aufgaben/<game>[/daily] and of a move: one attempt at a puzzle. `view`: the solver's view (the engine's view of `seat`) after `line`, the moves played so far (the wrong one last when failed). `counted`: the player's first attempt of the puzzle, the only one that rates. `reply_from`: in the answer to a right move that was answered, the solver's view after its own move, before the reply (the page shows both). `themes`, `puzzle_rating`, `solution` and `solution_views` (the solver's view before and after each solution move) only once the attempt has ended; `change` then too when it counted. `solution_from`: the day (Europe/Berlin) the solution and themes of an ended attempt at the day's puzzle show from (they stay on the server while its day lasts); null otherwise. */
+export interface AufgabeAttempt {
+  attempt_id: number;
+  game: "hexagon" | "bullet" | "general";
+  puzzle_id: string;
+  mode: "rated" | "streak" | "daily";
+  day: string | null;
+  counted: boolean;
+  status: "open" | "solved" | "failed";
+  ply: number;
+  seat: number;
+  task: AufgabeText;
+  themes: AufgabeTheme[];
+  view: Record<string, unknown>;
+  line: string[];
+  last_move: string | null;
+  wrong_move: string | null;
+  reply_from: Record<string, unknown> | null;
+  player: AufgabeRating;
+  puzzle_rating: number | null;
+  change: AufgabeRatingChange | null;
+  solution: string[] | null;
+  solution_views: (Record<string, unknown>)[] | null;
+  streak: AufgabeStreak | null;
+  solution_from: string | null;
+}
+
+/** Body of POST /api/aufgaben/<game>/versuch/<attempt_id>: the move (its text) at the attempt's current `ply` (else it is refused as stale). */
+export interface AufgabeMoveBody {
+  ply: number;
+  move: string;
+}
+
+/** Answer of GET /api/aufgaben/<game>/uebersicht: your puzzle rating and streaks, the themes to filter by, the Europe/Berlin day and your daily puzzle's state (null: not tried today), and how many puzzles the game has. */
+export interface AufgabenOverview {
+  game: "hexagon" | "bullet" | "general";
+  player: AufgabeRating;
+  streak: AufgabeStreak;
+  themes: AufgabeTheme[];
+  day: string;
+  daily_status: "open" | "solved" | "failed" | null;
+  count: number;
 }
 
 /** Say something in the Wartesaal chat. */

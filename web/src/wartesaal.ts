@@ -11,6 +11,8 @@ import { label, lang, onLangChange, t } from "./i18n";
 import { postfachBadge } from "./mailbox/postfach_badge";
 import { connectLobby } from "./profile/lobby_link";
 import { profileLink } from "./profile/profile_link";
+import { MARKS } from "./profile/game_marks";
+import { aufgabenCard } from "./puzzles/aufgaben_links";
 import {
   CHAT_MAX_LENGTH,
   type ChatMessage,
@@ -66,7 +68,7 @@ export class Wartesaal {
     this.root.querySelector("aside.here")?.prepend(this.quickMatch.root);
     this.seeks = new SeekPanel(this.socket, () => this.user.id);
     this.quickMatch.root.after(this.seeks.root);
-    this.root.querySelector("aside.here")?.append(this.running.root, this.rankings.root);
+    this.root.querySelector("aside.here")?.append(this.running.root, this.rankings.root, aufgabenCard());
     this.listen();
     // A profile page challenges through this socket while the Wartesaal is open.
     connectLobby({
@@ -158,7 +160,15 @@ export class Wartesaal {
       this.renderPlayers();
       this.running.playersChanged(players); // a game may have started or ended
     });
-    this.socket.on("error", ({ message }) => this.showNotice(message));
+    this.socket.on("error", ({ code, message }) => {
+      // This session logged out (in another tab, say): the server closes its sockets; back to the entry page.
+      if (code === "session_ended") {
+        this.close();
+        this.onSignedOut();
+        return;
+      }
+      this.showNotice(message);
+    });
   }
 
   private addMessage(message: ChatMessage): void {
@@ -217,9 +227,8 @@ export class Wartesaal {
 
 /** The Elo beside a name: per game, where the player has one ("⬢ 1520 · ● 1480"). */
 function eloText(player: Player): string {
-  const marks: Record<string, string> = { hexagon: "⬢", bullet: "●", general: "⚑", hanse: "⚓" };
   return Object.entries(player.elo)
     .filter(([, elo]) => elo !== null)
-    .map(([game, elo]) => `${marks[game] ?? game} ${elo}`)
+    .map(([game, elo]) => `${MARKS[game] ?? game} ${elo}`)
     .join(" · ");
 }

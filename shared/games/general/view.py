@@ -46,7 +46,9 @@ def _both_setups(st: State) -> list[dict[str, Any]]:
     return pieces
 
 
-def build_view(st: State, seat: int | None, to_move: tuple[int, ...], moves: list[dict[str, Any]]) -> dict[str, Any]:
+def build_view(st: State, seat: int | None, to_move: tuple[int, ...], moves: list[dict[str, Any]],
+               open_all: bool = False) -> dict[str, Any]:
+    """``open_all``: a finished game's replay, every rank and both placements of this moment open."""
     over = st.outcome is not None
     view: dict[str, Any] = {
         "game": "general",
@@ -67,11 +69,11 @@ def build_view(st: State, seat: int | None, to_move: tuple[int, ...], moves: lis
             "remaining": {TOKENS[r]: c for r, c in remaining(own).items()} if seat is not None else None,
             "standard_setups": list(STANDARD_SETUPS),
         }
-        view["pieces"] = _both_setups(st) if over else []
+        view["pieces"] = _both_setups(st) if over or open_all else []
         view["captured"] = [[], []]
         view["history"] = []
         view["last_move"] = None
-        if over:
+        if over or open_all:
             # Ended during the setup (resigned, left, out of time): both placements, as far as they got.
             view["setups"] = [{square_name(sq): TOKENS[rank] for sq, rank in sorted(setup.items())} for setup in st.setups]
         return view
@@ -83,7 +85,7 @@ def build_view(st: State, seat: int | None, to_move: tuple[int, ...], moves: lis
         if square < 0:
             captured[owner].append({"id": piece, "rank": TOKENS[st.ranks[piece]]})
             continue
-        known = over or owner == seat or bool(flags & REVEALED)
+        known = over or open_all or owner == seat or bool(flags & REVEALED)
         pieces.append(
             {
                 "id": piece,
@@ -105,6 +107,6 @@ def build_view(st: State, seat: int | None, to_move: tuple[int, ...], moves: lis
         view["last_move"] = {"seat": mover, "id": piece, "from": square_name(frm), "to": square_name(to), "fight": bool(fight)}
     view["quiet_moves"] = st.quiet
     view["ply"] = st.ply
-    if over:
+    if over or open_all:
         view["start_position"] = st.start
     return view

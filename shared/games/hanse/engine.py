@@ -96,12 +96,12 @@ class HanseGame(Game):
         if ended_by_table is not None:
             return ended_by_table
         winner = 0 if state.seals[0] >= state.seals_to_win else 1
-        n = state.seals_to_win
+        # Neutral words: the same text follows "Gewonnen!" and "Verloren." (the seals stand behind it).
         return Outcome(
             winner,
             "ratssiegel",
-            f"{n} Ratssiegel gewonnen" if n > 1 else "Ratssiegel gewonnen",
-            f"won {n} council seals" if n > 1 else "won the council seal",
+            "Entschieden nach Ratssiegeln",
+            "decided on council seals",
             (float(state.seals[0]), float(state.seals[1])),
         )
 
@@ -113,6 +113,16 @@ class HanseGame(Game):
     def view(self, state: State, seat: Seat) -> dict[str, Any]:
         result = self.outcome(state)
         return build_view(state, seat, result.to_dict() if result else None)
+
+    def sealed_view(self, state: State, seat: Seat) -> dict[str, Any]:
+        """After the end too, no hand but ``seat``'s, no deck order, no Ratsmarken piles,
+        no Ratsmarke of the opponent from a round without its Rundentafel."""
+        result = self.outcome(state)
+        return build_view(state, seat, result.to_dict() if result else None, sealed=True)
+
+    def open_view(self, state: State) -> dict[str, Any]:
+        result = self.outcome(state)
+        return build_view(state, None, result.to_dict() if result else None, open_all=True)
 
     # ---- text forms ----------------------------------------------------------
     def to_position(self, state: State) -> str:
@@ -185,6 +195,13 @@ class HanseGame(Game):
     def reshuffle_unseen(self, state: State, seed: int) -> State:
         """Zug zurück at a computer table: deck and Ratsmarken piles mixed anew (:mod:`.reshuffle`)."""
         return reshuffle_unseen(state, seed)
+
+    def takeback_mark(self, before: State, kept: State, seed: int | None) -> int | None:
+        """Zug zurück against the computer mixes the unseen cards anew: the mix's seed."""
+        return seed
+
+    def after_takeback(self, state: State, mark: int) -> State:
+        return reshuffle_unseen(state, mark)
 
     def describe_selection(
         self, state: State, seat: int, market: list[str], hand: list[str], stable: int = 0

@@ -131,8 +131,9 @@ def describe_selection(state: State, seat: int, market: list[str], hand: list[st
         k, n = parsed[1], parsed[2]
         value = sale_value(state, k, n)
         sum_text = " + ".join(str(v) for v in value["zinn"]) or "0"
-        de = f"Du verkaufst {n} {NAMES_DE[k]}: {sum_text} = {value['zinn_sum']} Punkte"
-        en = f"You sell {n} {NAMES_EN[k]}: {sum_text} = {value['zinn_sum']} points"
+        one = value["zinn_sum"] == 1  # "1 Punkt", "1 point"
+        de = f"Du verkaufst {n} {NAMES_DE[k]}: {sum_text} = {value['zinn_sum']} {'Punkt' if one else 'Punkte'}"
+        en = f"You sell {n} {NAMES_EN[k]}: {sum_text} = {value['zinn_sum']} {'point' if one else 'points'}"
         if value["ratsmarke"]:
             de += f" und eine Ratsmarke ({_RANGES[value['ratsmarke']]})"
             en += f" and a Ratsmarke ({_RANGES[value['ratsmarke']]})"

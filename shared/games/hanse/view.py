@@ -47,12 +47,19 @@ def _hand_cards(hand: tuple[int, ...], known: tuple[int, ...]) -> list[dict[str,
     return cards
 
 
-def _rats_visible(state: State, owner: int, seat: Seat, round_no: int) -> bool:
+def _rats_visible(state: State, owner: int, seat: Seat, round_no: int, sealed: bool) -> bool:
+    if sealed and state.phase == OVER:
+        # The match over but its deal sealed: only what a round's end showed in play.
+        return owner == seat or any(table["round"] == round_no for table in state.rounds)
     return state.phase == OVER or owner == seat or round_no < state.round_no or state.phase != PLAY
 
 
-def build_view(state: State, seat: Seat, outcome: dict[str, Any] | None) -> dict[str, Any]:
-    over = state.phase == OVER
+def build_view(state: State, seat: Seat, outcome: dict[str, Any] | None, sealed: bool = False,
+               open_all: bool = False) -> dict[str, Any]:
+    """The view of ``seat``; ``sealed``: after the end too only what play showed (the
+    engine's ``sealed_view``); ``open_all``: a finished match's replay, both hands and every
+    Ratsmarke of this moment open."""
+    over = state.phase == OVER and not sealed
     players = []
     for p in (0, 1):
         hand = state.hands[p]
@@ -62,11 +69,11 @@ def build_view(state: State, seat: Seat, outcome: dict[str, Any] | None) -> dict
                 "hand_count": sum(hand[:GOODS]),
                 "stable": hand[HORSE],
                 "known": cards_list(state.known[p]),
-                "hand": _hand_cards(hand, state.known[p]) if (over or p == seat) else None,
+                "hand": _hand_cards(hand, state.known[p]) if (over or open_all or p == seat) else None,
                 "zinn": list(state.zinn_won[p]),
                 "rats_count": len(state.rats_won[p]),
                 "rats_sizes": [3 + rats_size_of_value(v) for v in state.rats_won[p]],
-                "rats": list(state.rats_won[p]) if _rats_visible(state, p, seat, state.round_no) else None,
+                "rats": list(state.rats_won[p]) if open_all or _rats_visible(state, p, seat, state.round_no, sealed) else None,
             }
         )
     moves = []
@@ -78,7 +85,7 @@ def build_view(state: State, seat: Seat, outcome: dict[str, Any] | None) -> dict
                 "text": text,
                 "drawn": [NAMES_DE[c] for c in drawn],
                 "ratsmarke": 3 + rats_size_of_value(rats) if rats >= 0 else None,
-                "rats": rats if rats >= 0 and _rats_visible(state, mover, seat, round_no) else None,
+                "rats": rats if rats >= 0 and (open_all or _rats_visible(state, mover, seat, round_no, sealed)) else None,
             }
         )
     legal_moves: list[dict[str, Any]] = []

@@ -23,6 +23,8 @@ export interface BoardContext {
   lastMove: string | null;
   /** During a pause between rounds that ends by itself: the time left (ms); otherwise absent or null. */
   pauseLeftMs?: number | null;
+  /** How the table names each seat (a name, "Computer (Stark)", at one device "Spieler 1"); absent: by number. */
+  names?: string[];
 }
 
 /** A switch the board offers under the table (Hilfe an, Gefahr an, Feldnamen …). */

@@ -9,6 +9,7 @@ import { type Board, type BoardContext, type BoardFactory, type BoardHost, type 
 import { type KnownPiece, type Knowledge, SEAT_NAMES, SETUP_TIME_RULE, TOKENS, cardInfo, rankName } from "./general_info";
 import "./general.css";
 import { hideSteady, showSteady } from "./steady_box";
+import { pieceFace, rankEmblem } from "./faces";
 
 const CELL = 40;
 const FILES = "abcdefghij";
@@ -211,7 +212,11 @@ class GeneralBoard implements Board {
     group.setAttribute("aria-label", `${square}: ${pieceLabel(owner, rank)}`);
     group.setAttribute("aria-hidden", "true"); // the square under it carries the same words and takes focus
     group.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 5 }));
-    if (rank !== null) group.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 6 }, rank === "B" ? "M" : rank === "F" ? "⚑" : rank));
+    // Mine, Fahne and Spion show their drawn emblem; the others their rank number.
+    if (rank === "B" || rank === "F" || rank === "S") {
+      const scale = (CELL - 16) / 40;
+      group.append(svg("g", { class: "emblem", transform: `translate(${x + 8} ${y + 8}) scale(${scale})` }, rankEmblem(rank)));
+    } else if (rank !== null) group.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 6 }, rank));
     if (marks.includes("scouted")) group.append(svg("text", { x: x + CELL - 9, y: y + 13, class: "mark" }, "»"));
     else if (marks.includes("moved") && rank === null) group.append(svg("circle", { cx: x + CELL - 9, cy: y + 9, r: 3, class: "mark" }));
     return group;
@@ -376,7 +381,9 @@ class GeneralBoard implements Board {
       return;
     }
     const info = cardInfo(piece, this.knowledge(), lang());
-    this.card.replaceChildren(el("strong", {}, info.title), ...info.lines.map((line) => el("div", {}, line)));
+    const face = pieceFace(piece.rank, piece.owner ?? 0, piece.rank === null ? info.title : rankName(piece.rank, lang()));
+    this.card.replaceChildren(el("div", { class: "general-card-face", "data-testid": "card-info-face" }, face),
+      el("div", {}, el("strong", {}, info.title), ...info.lines.map((line) => el("div", {}, line))));
     showSteady(this.card);
   }
 

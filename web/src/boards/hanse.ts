@@ -7,6 +7,7 @@ import { lang } from "../i18n";
 import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, legalMoves } from "./board";
 import { cardInfo, type InfoTarget, parseTarget, targetKey } from "./hanse_info";
 import { hideSteady, showSteady } from "./steady_box";
+import { cardFace } from "./faces";
 import { type CardSelection, explainSelection, type HanseEffect, moveSentence } from "./hanse_selection";
 
 const HORSE = "Packpferd";
@@ -198,8 +199,9 @@ class HanseBoard implements Board {
     const info = cardInfo(target, this.view, you, lang() === "en" ? "en" : "de");
     let picture: HTMLElement;
     if ("card" in info.picture) {
-      picture = info.picture.card ? el("span", { class: `hanse-card good-${info.picture.card.toLowerCase()}` }, name(info.picture.card))
-        : el("span", { class: "hanse-card back" }, "▒");
+      // The card's drawn face, large (the deck: a card's back).
+      const card = info.picture.card;
+      picture = el("span", { class: "hanse-info-face", "data-testid": "card-info-face" }, cardFace(card, card ? name(card) : lang() === "en" ? "Deck" : "Stapel"));
     } else {
       picture = el("span", { class: "hanse-token-row" }, ...info.picture.tokens.map((v) => el("span", { class: "hanse-token" }, String(v))),
         el("small", {}, info.picture.label));
@@ -208,6 +210,11 @@ class HanseBoard implements Board {
       el("div", { class: "hanse-info-text" }, el("strong", { "data-testid": "card-info-title" }, info.title), ...info.lines.filter(Boolean).map((line) => el("p", {}, line))));
     this.info.dataset.target = targetKey(target);
     showSteady(this.info);
+  }
+
+  /** A seat as the table names it (the player, "Computer (Stark)", "Spieler 1" at one device). */
+  private seatName(seat: number): string {
+    return this.context.names?.[seat] ?? `${lang() === "en" ? "Player" : "Spieler"} ${seat + 1}`;
   }
 
   private players(): { me: Player | null; other: Player | null } {
@@ -237,12 +244,15 @@ class HanseBoard implements Board {
       return;
     }
     const { me, other } = this.players();
-    if (this.roundEndOnOneDevice()) {
-      // Both players sit before the Rundentafel: the table as a spectator sees it.
-      for (const player of [...((this.view.players ?? []) as Player[])].reverse()) this.root.append(this.opponentArea(player, `${de ? "Spieler" : "Player"} ${player.seat + 1}`));
+    if (this.roundEndOnOneDevice() || this.context.you === null) {
+      // A spectator, or both players before the Rundentafel at one device: the open table,
+      // both sides by name (second seat on top), no hand and no Handelskasten.
+      const [first, second] = (this.view.players ?? []) as Player[];
+      if (second) this.root.append(this.opponentArea(second, this.seatName(1)));
       this.root.append(this.centre());
+      if (first) this.root.append(this.opponentArea(first, this.seatName(0)));
     } else {
-      if (other) this.root.append(this.opponentArea(other, de ? "Gegner" : "Opponent"));
+      if (other) this.root.append(this.opponentArea(other, this.seatName(other.seat)));
       this.root.append(this.centre());
       this.root.append(this.tradeBox());
       if (me) this.root.append(this.ownArea(me));
@@ -255,15 +265,25 @@ class HanseBoard implements Board {
   }
 
   private card(card: string, attrs: Record<string, string>, onTap: (() => void) | null, selected = false): HTMLElement {
-    const node = el(onTap ? "button" : "span", { class: `hanse-card good-${card.toLowerCase()}${selected ? " selected" : ""}`, "data-card": card, "data-info": `good:${card}`, ...attrs }, name(card));
+    // The drawn face says the good; the name is there for reading aloud and for copying.
+    const node = el(onTap ? "button" : "span", { class: `hanse-card good-${card.toLowerCase()}${selected ? " selected" : ""}`, "data-card": card, "data-info": `good:${card}`, ...attrs },
+      cardFace(card, name(card)), el("span", { class: "card-name" }, name(card)));
     if (onTap) node.addEventListener("click", onTap);
     return node;
   }
 
   private opponentArea(other: Player, who: string): HTMLElement {
+    // A hand the view shows (a finished match, its replay) lies open; one a player holds
+    // at the table stays face down (at one device's round end too, where both look).
+    const open = other.hand !== null && (this.context.you === null || this.view.phase === "ende");
+    if (open) {
+      const hand = el("div", { class: "hanse-hand open", "data-testid": "open-hand", "data-seat": String(other.seat) },
+        ...(other.hand ?? []).map((c) => this.card(c.card, {}, null)));
+      return el("section", { class: "hanse-side opponent", "data-seat": String(other.seat) }, hand, this.tokensLine(other, who));
+    }
     const known = el("div", { class: "hanse-known", "data-testid": "opponent-known" }, ...other.known.map((c) => this.card(c, {}, null)));
     const backs = el("div", { class: "hanse-hand backs", "data-testid": "opponent-hand" });
-    for (let i = 0; i < other.hand_count; i++) backs.append(el("span", { class: "hanse-card back" }, "▒"));
+    for (let i = 0; i < other.hand_count; i++) backs.append(el("span", { class: "hanse-card back" }, cardFace("", lang() === "en" ? "hidden card" : "verdeckte Karte")));
     return el("section", { class: "hanse-side opponent", "data-seat": String(other.seat) }, known, backs, this.tokensLine(other, who));
   }
 
@@ -371,12 +391,10 @@ class HanseBoard implements Board {
 
   private roundTable(table: RoundTable): HTMLElement {
     const de = lang() !== "en";
-    const { me } = this.players();
-    const seat = this.context.you ?? 0;
-    // At one device both players read it: each by number.
-    const mine = (i: number): boolean => i === seat && me !== null && !this.context.sameDevice;
+    // A spectator and both players at one device read it by the seats' names; a player sees "Du".
+    const mine = (i: number): boolean => i === this.context.you && !this.context.sameDevice;
     const rows = table.players.map((p, i) => el("tr", {},
-      el("th", {}, mine(i) ? (de ? "Du" : "You") : `${de ? "Spieler" : "Player"} ${i + 1}`),
+      el("th", { "data-testid": `round-name-${i}` }, mine(i) ? (de ? "Du" : "You") : this.seatName(i)),
       el("td", {}, `${p.zinn.join(" + ") || "0"} = ${p.zinn_sum}`),
       el("td", {}, `${p.rats.join(" + ") || "0"} = ${p.rats_sum}`),
       el("td", {}, `${p.horses} → ${p.stall}`),
@@ -387,7 +405,8 @@ class HanseBoard implements Board {
       el("p", {}, de ? table.end_de : table.end_en),
       el("table", {}, head, ...rows),
       el("p", { "data-testid": "round-result" }, de ? table.de : table.en));
-    if (this.view.phase === "pause") panel.append(this.pauseControl());
+    // The countdown, or Weiter for the player whose table waits; a replay or spectator offers no button.
+    if (this.view.phase === "pause" && (this.context.you !== null || typeof this.context.pauseLeftMs === "number")) panel.append(this.pauseControl());
     return panel;
   }
 

@@ -97,8 +97,8 @@ function saleText(view: GameView, good: string, n: number, language: Language): 
   const rats = size >= 3 && (ratsLeft(view)[size - 3] ?? 0) > 0 ? RATS_RANGES[size] : null;
   const tokens = values.length ? `${values.join(" + ")} = ${sum}` : "0";
   return de
-    ? `Verkaufst du jetzt deine ${n} ${good}: ${tokens} Punkte${rats ? ` und eine Ratsmarke (${rats})` : ""}.`
-    : `Selling your ${n} ${name} now: ${tokens} points${rats ? ` and a Ratsmarke (${rats})` : ""}.`;
+    ? `Verkaufst du jetzt deine ${n} ${good}: ${tokens} ${sum === 1 ? "Punkt" : "Punkte"}${rats ? ` und eine Ratsmarke (${rats})` : ""}.`
+    : `Selling your ${n} ${name} now: ${tokens} ${sum === 1 ? "point" : "points"}${rats ? ` and a Ratsmarke (${rats})` : ""}.`;
 }
 
 function stallmarkeNow(view: GameView, you: number | null, language: Language): string {
@@ -168,14 +168,14 @@ function deckInfo(view: GameView, you: number | null, language: Language): CardI
   const n = Number(view.deck_count ?? 0);
   const { other } = sides(view, you);
   const lines = [
-    de ? `Noch ${n} Karten im Nachziehstapel; ihre Reihenfolge kennt niemand.` : `${n} cards left in the deck; nobody knows their order.`,
+    de ? `Noch ${n} ${n === 1 ? "Karte" : "Karten"} im Nachziehstapel; ihre Reihenfolge kennt niemand.` : `${n} ${n === 1 ? "card" : "cards"} left in the deck; nobody knows their order.`,
     de ? "55 Karten: je 6 Bernstein, Gold und Silber, je 8 Tuch und Salz, 10 Pelz, 11 Packpferde." : "55 cards: 6 each of amber, gold and silver, 8 each of cloth and salt, 10 fur, 11 pack horses.",
     de ? "Nach Nehmen und Pferdeholen wird der Markt aufgefüllt, nach einem Tausch nicht. Kann er nicht mehr aufgefüllt werden, endet die Runde sofort."
       : "After a take or taking the horses the market is refilled, after an exchange it is not. When it cannot be refilled, the round ends at once.",
   ];
   if (other) {
     const unknown = other.hand_count - other.known.length;
-    lines.push(de ? `Für dich verdeckt: ${n} Karten im Stapel und ${unknown} auf der Hand des Gegners.` : `Hidden from you: ${n} cards in the deck and ${unknown} in your opponent's hand.`);
+    lines.push(de ? `Für dich verdeckt: ${n} ${n === 1 ? "Karte" : "Karten"} im Stapel und ${unknown} auf der Hand des Gegners.` : `Hidden from you: ${n} ${n === 1 ? "card" : "cards"} in the deck and ${unknown} in your opponent's hand.`);
   }
   return { title: de ? "Nachziehstapel" : "Deck", picture: { card: "" }, lines };
 }

@@ -101,8 +101,8 @@ export function moveSentence(fx: HanseEffect): { de: string; en: string } {
     const sum = fx.zinn.length ? fx.zinn.join(" + ") : "0";
     const rats = fx.ratsmarke ? RATS_RANGES[fx.ratsmarke] : null;
     return {
-      de: `Du verkaufst ${n} ${card}: ${sum} = ${fx.zinn_sum} Punkte${rats ? ` und eine Ratsmarke (${rats})` : ""}.`,
-      en: `You sell ${n} ${englishName(card)}: ${sum} = ${fx.zinn_sum} points${rats ? ` and a Ratsmarke (${rats})` : ""}.`,
+      de: `Du verkaufst ${n} ${card}: ${sum} = ${fx.zinn_sum} ${fx.zinn_sum === 1 ? "Punkt" : "Punkte"}${rats ? ` und eine Ratsmarke (${rats})` : ""}.`,
+      en: `You sell ${n} ${englishName(card)}: ${sum} = ${fx.zinn_sum} ${fx.zinn_sum === 1 ? "point" : "points"}${rats ? ` and a Ratsmarke (${rats})` : ""}.`,
     };
   }
   return { de: "Weiter.", en: "Continue." };

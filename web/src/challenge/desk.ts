@@ -17,6 +17,9 @@ type LobbySocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 const CLOSED_SHOWN_MS = 5000;
 const STAKE_MIN = 10;
 const STAKE_MAX = 100;
+// Guests hold no Taler and play no staked game (the server refuses it). Their names, and only
+// theirs, begin with "Gast-": a registered name may not (shared/accounts.py, name_reserved).
+const isGuestName = (name: string): boolean => name.toLowerCase().startsWith("gast-");
 
 export class ChallengeDesk {
   readonly root: HTMLElement;
@@ -140,21 +143,36 @@ export class ChallengeDesk {
     root.append(
       this.choiceRow(ct("kind"), "rated", [{ value: true, text: ct("rated") }, { value: false, text: ct("friendly") }], settings.rated, live, (value) => propose({ rated: value as boolean })),
     );
-    const stake = el("input", { type: "number", min: "0", max: String(STAKE_MAX), step: "10", value: String(settings.stake), disabled: !live || !settings.rated, "data-testid": "challenge-stake" });
+    const guest = [challenge.challenger, challenge.challenged].find((party) => isGuestName(party.name));
+    const stake = el("input", { type: "number", min: "0", max: String(STAKE_MAX), step: "10", value: String(settings.stake), disabled: !live || !settings.rated || guest !== undefined, "data-testid": "challenge-stake" });
     stake.addEventListener("change", () => {
       const value = Math.round(Number(stake.value) || 0);
       propose({ stake: value > 0 ? Math.min(STAKE_MAX, Math.max(STAKE_MIN, value)) : 0 });
     });
-    root.append(el("label", { class: "row" }, el("span", {}, ct("stake")), stake, el("small", { class: "hint" }, ct("stakeHint"))));
-    // ⇄ Farben tauschen: who takes the first colour.
-    const first = settings.swap ? challenge.challenged : challenge.challenger;
-    const swap = el("button", { type: "button", disabled: !live, "data-testid": "challenge-swap" }, ct("swap"));
-    swap.addEventListener("click", () => propose({ swap: !settings.swap }));
-    root.append(el("div", { class: "row" }, swap, el("span", { class: "hint" }, `${info?.seats[0][lang()] ?? "1"}: ${first.name} ${ct("begins")}`)));
-    root.append(this.previewBox(challenge));
+    const stakeHint = guest
+      ? el("small", { class: "hint", "data-testid": "challenge-guest-stake" }, `${guest.name} ${ct("guestNoStake")}`)
+      : el("small", { class: "hint" }, ct("stakeHint"));
+    root.append(el("label", { class: "row" }, el("span", {}, ct("stake")), stake, stakeHint));
+    // ⇄ Farben tauschen (Battlehanse: Beginner tauschen): the server names who takes seat 0.
+    root.append(this.seatsRow(challenge, live, () => propose({ swap: !settings.swap })));
+    if (info?.preview !== false) root.append(this.previewBox(challenge));
     root.append(this.statusLine(challenge, other.name, me));
     if (live) root.append(this.actions(challenge, me));
     return root;
+  }
+
+  /** Who plays which side and who begins, as the started game will have it; the ⇄ button swaps. */
+  private seatsRow(challenge: Challenge, live: boolean, onSwap: () => void): HTMLElement {
+    const info = GAMES[challenge.game];
+    const firstIsChallenger = challenge.first_user_id === challenge.challenger.user_id;
+    const [first, second] = firstIsChallenger ? [challenge.challenger, challenge.challenged] : [challenge.challenged, challenge.challenger];
+    const swap = el("button", { type: "button", disabled: !live, "data-testid": "challenge-swap" }, info?.colours === false ? ct("swapStarter") : ct("swap"));
+    swap.addEventListener("click", onSwap);
+    const seat = (index: 0 | 1): string => info?.seats[index][lang()] ?? String(index + 1);
+    const text = info?.colours === false
+      ? `${first.name} ${ct("beginsFirstRound")}`
+      : `${seat(0)}: ${first.name} (${ct("begins")}) · ${seat(1)}: ${second.name}`;
+    return el("div", { class: "row" }, swap, el("span", { class: "hint", "data-testid": "challenge-seats" }, text));
   }
 
   private choiceRow(

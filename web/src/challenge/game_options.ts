@@ -1,6 +1,7 @@
 // The choices of each game's options as the panel offers them. Only labels and the
 // order of the choices live here; the server (the engine) decides what is valid.
 import type { Language } from "../protocol";
+import { gameLabel } from "../profile/game_marks";
 
 type Label = Record<Language, string>;
 
@@ -21,13 +22,17 @@ export interface GameInfo {
   /** Battlebullet in the Wartesaal always runs a clock (seed 004). */
   untimedAllowed: boolean;
   seats: [Label, Label];
+  /** false: a card game without colours (⇄ swaps who begins the first round). */
+  colours?: boolean;
+  /** false: no start position worth a preview (Battlehanse deals at random). */
+  preview?: boolean;
 }
 
 const l = (de: string, en: string): Label => ({ de, en });
 
 export const GAMES: Record<string, GameInfo> = {
   hexagon: {
-    title: "⬢ Battlehexagon",
+    title: gameLabel("hexagon"),
     untimedAllowed: true,
     seats: [l("Rubin", "Ruby"), l("Perle", "Pearl")],
     options: [
@@ -54,7 +59,7 @@ export const GAMES: Record<string, GameInfo> = {
     ],
   },
   bullet: {
-    title: "● Battlebullet",
+    title: gameLabel("bullet"),
     untimedAllowed: false,
     seats: [l("Weiß", "White"), l("Schwarz", "Black")],
     options: [
@@ -86,16 +91,18 @@ export const GAMES: Record<string, GameInfo> = {
     ],
   },
   general: {
-    title: "Battlegeneral",
+    title: gameLabel("general"),
     // Without a clock: five minutes per move (seed 002); the game service keeps the limit.
     untimedAllowed: true,
     seats: [l("Rot", "Red"), l("Blau", "Blue")],
     options: [],
   },
   hanse: {
-    title: "⚖ Battlehanse",
+    title: gameLabel("hanse"),
     untimedAllowed: true,
     seats: [l("Spieler 1", "Player 1"), l("Spieler 2", "Player 2")],
+    colours: false,
+    preview: false,
     // A match is won with two Ratssiegel (the engine's default); no other choice here.
     options: [],
   },

@@ -13,6 +13,8 @@ import { GENERAL_TEXT } from "./rules_general";
 import { HANSE_TEXT } from "./rules_hanse";
 import { HEXAGON_TEXT } from "./rules_hexagon";
 import { gt } from "./texts";
+import { aufgabenHref } from "../puzzles/aufgaben_links";
+import { at } from "../puzzles/texts";
 
 export const GAME_TEXTS: GameText[] = [HEXAGON_TEXT, BULLET_TEXT, GENERAL_TEXT, HANSE_TEXT];
 
@@ -137,7 +139,8 @@ export class GamePage {
       el("h3", {}, gt("playFree")),
       el("p", {}, gt("playFreeText")),
       el("p", { class: "free-actions" }, play, " ", el("a", { href: "#/", "data-testid": "challenge-link" }, gt("challenge")), " · ",
-        el("a", { href: "#/zuzweit" }, gt("sameDevice"))),
+        el("a", { href: "#/zuzweit" }, gt("sameDevice")), " · ",
+        el("a", { href: aufgabenHref(this.text.game), "data-testid": "aufgaben-link" }, this.text.game === "hanse" ? at("tradingPuzzles") : at("aufgaben"))),
       problem);
   }
 

@@ -1,9 +1,10 @@
 // Battlebullet's page: pitch, controls and Anleitung (seed 004, rules.md).
 import type { GameText } from "./game_text";
+import { gameLabel } from "../profile/game_marks";
 
 export const BULLET_TEXT: GameText = {
   game: "bullet",
-  title: "● Battlebullet",
+  title: gameLabel("bullet"),
   pitch: {
     de: "Vierzehn Kugeln gegen vierzehn auf dem Sechseckbrett: Schiebe sechs gegnerische Kugeln über den Rand.",
     en: "Fourteen marbles against fourteen on a hexagonal board: push six of your opponent's marbles over the edge.",

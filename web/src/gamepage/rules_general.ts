@@ -1,9 +1,10 @@
 // Battlegeneral's page: pitch, controls and Anleitung (seed 002, whose game page this is modelled on).
 import type { GameText } from "./game_text";
+import { gameLabel } from "../profile/game_marks";
 
 export const GENERAL_TEXT: GameText = {
   game: "general",
-  title: "Battlegeneral",
+  title: gameLabel("general"),
   pitch: {
     de: "Strategie-Duell für zwei Spieler mit verdeckten Figuren: Stelle deine 40 Figuren verdeckt auf und erobere die gegnerische Fahne.",
     en: "A strategy duel for two with hidden pieces: set up your 40 pieces face down and capture the enemy flag.",

@@ -1,9 +1,10 @@
 // Battlehanse's page: pitch, controls and Anleitung (seed 000, rules.md).
 import type { GameText } from "./game_text";
+import { gameLabel } from "../profile/game_marks";
 
 export const HANSE_TEXT: GameText = {
   game: "hanse",
-  title: "Battlehanse",
+  title: gameLabel("hanse"),
   pitch: {
     de: "Eine Hansestadt an der Ostsee, um 1450: Zwei Kaufleute handeln im Kontor um Bernstein, Gold, Tuch und Pelz – zwei Ratssiegel gewinnen.",
     en: "A Hanseatic town on the Baltic, around 1450: two merchants trade amber, gold, cloth and fur in the Kontor – two council seals win.",

@@ -1,9 +1,10 @@
 // Battlehexagon's page: pitch, controls and Anleitung (seed 001, rules.md).
 import type { GameText } from "./game_text";
+import { gameLabel } from "../profile/game_marks";
 
 export const HEXAGON_TEXT: GameText = {
   game: "hexagon",
-  title: "⬢ Battlehexagon",
+  title: gameLabel("hexagon"),
   pitch: {
     de: "Rubine gegen Perlen auf 61 Waben: verdoppeln, springen, umfärben – am Ende zählt, wessen Farbe mehr Waben trägt.",
     en: "Rubies against pearls on 61 hexagonal cells: double, jump, turn – in the end, whoever's colour holds more cells wins.",

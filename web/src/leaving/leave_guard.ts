@@ -6,7 +6,7 @@
 import { el } from "../dom";
 import { lang, onLangChange } from "../i18n";
 import type { TableStatePayload } from "../protocol";
-import { gameSocket } from "../table/game_socket";
+import { onTableSocket } from "../table/game_socket";
 import "./leave_guard.css";
 
 const LEAVE_AFTER_MS = 30_000;
@@ -47,23 +47,21 @@ export class LeaveGuard {
     }
     this.shownGame = gameId;
     if (gameId !== null && this.left?.gameId === gameId) this.left = null; // back in time
-    if (gameId !== null) void this.listen();
+    if (gameId !== null) this.listen();
     this.draw();
   }
 
-  private async listen(): Promise<void> {
+  private listen(): void {
     if (this.listening) return;
     this.listening = true;
-    try {
-      const socket = await gameSocket();
+    // Every table page opens a socket of its own: listen to each.
+    onTableSocket((socket) => {
       socket.on("table:state", (state) => {
         if (losesByLeaving(state)) this.seated.add(state.game_id);
         else this.seated.delete(state.game_id);
         this.draw();
       });
-    } catch {
-      this.listening = false; // no game service now: the next table page tries again
-    }
+    });
   }
 
   private draw(): void {

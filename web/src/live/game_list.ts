@@ -16,6 +16,10 @@ function clockText(summary: TableSummary): string {
   return `${Math.round(summary.clock.base_ms / 60000)}+${Math.round(summary.clock.inc_ms / 1000)}`;
 }
 
+const KIND_TEXT: Record<TableSummary["kind"], Parameters<typeof tt>[0]> = {
+  rated: "rated", friendly: "friendly", computer: "kindComputer", daily: "kindDaily", same_device: "kindSameDevice",
+};
+
 /** One row: game, players, clock, plies, and (finished) the result; the whole row is the link. */
 export function gameRow(summary: TableSummary, href: string, viewer: number | null = null): HTMLElement {
   const result = summary.result;
@@ -33,7 +37,8 @@ export function gameRow(summary: TableSummary, href: string, viewer: number | nu
     el("a", { href, "data-testid": "game-link" },
       el("span", { class: "game-title" }, GAME_TITLES[summary.game] ?? summary.game),
       el("span", { class: "players" }, `${seatText(summary, 0)} – ${seatText(summary, 1)}`),
-      el("span", { class: "meta" }, `${clockText(summary)} · ${summary.rated ? tt("rated") : tt("friendly")}${summary.stake ? ` · ${summary.stake} Taler` : ""} · ${summary.plies} ${tt("plies")}`),
+      el("span", { class: "meta", "data-kind": summary.kind },
+        `${clockText(summary)} · ${tt(KIND_TEXT[summary.kind])}${summary.stake ? ` · ${summary.stake} Taler` : ""} · ${summary.plies} ${tt(summary.plies === 1 ? "ply" : "plies")}`),
       outcome ? el("span", { class: "outcome" }, outcome) : null,
       el("time", {}, date)));
 }

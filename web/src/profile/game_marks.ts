@@ -2,7 +2,8 @@
 // ⬢ and ● from the seeds, ⚑ the flag Battlegeneral is won by, ⚓ the Hanse's harbour.
 export const PROFILE_GAMES = ["hexagon", "bullet", "general", "hanse"] as const;
 
-const MARKS: Record<string, string> = { hexagon: "⬢", bullet: "●", general: "⚑", hanse: "⚓" };
+/** The one symbol of each game, wherever a game is named (lists, tabs, Elo, menus, rules). */
+export const MARKS: Record<string, string> = { hexagon: "⬢", bullet: "●", general: "⚑", hanse: "⚓" };
 const NAMES: Record<string, string> = {
   hexagon: "Battlehexagon",
   bullet: "Battlebullet",

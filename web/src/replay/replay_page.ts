@@ -7,7 +7,7 @@ import type { TableResult, TableSeat } from "../protocol";
 import { BoardStage } from "../table/board_stage";
 import { gameApi, gameUrl } from "../table/game_socket";
 import { MoveList } from "../table/move_list";
-import { colourName, GAME_TITLES } from "../table/seat_names";
+import { colourName, GAME_TITLES, seatPerson } from "../table/seat_names";
 import { tt } from "../table/texts";
 import { ReviewPanel } from "../solo/review_panel";
 
@@ -17,6 +17,8 @@ interface ReplayPly {
   seat: number | null;
   time_ms: number | null;
   view: Record<string, unknown>;
+  /** The whole setup as one step (Battlegeneral), before move 1. */
+  setup?: boolean;
 }
 
 interface ReplayData {
@@ -40,6 +42,8 @@ export class ReplayPage {
   private stage: BoardStage | null = null;
   private readonly moveList = new MoveList((ply) => this.show(ply));
   private readonly header = el("p", { class: "table-status", "data-testid": "replay-status" });
+  // Held, not looked up: a board may have an <aside> of its own (Battlehanse's Karten-Info).
+  private readonly side = el("aside", { class: "table-side card" }, this.header);
   private readonly counter = el("span", { class: "ply-counter", "data-testid": "ply" });
   private readonly actions = el("div", { class: "actions replay-actions" });
   private readonly notice = el("p", { class: "hint", role: "status", "data-testid": "replay-notice" });
@@ -50,7 +54,7 @@ export class ReplayPage {
 
   constructor(private readonly gameId: number) {
     this.header.textContent = tt("loading");
-    this.root.append(el("section", { class: "board-area" }, el("div", { class: "board-wrap" })), el("aside", { class: "table-side card" }, this.header));
+    this.root.append(el("section", { class: "board-area" }, el("div", { class: "board-wrap" })), this.side);
     document.addEventListener("keydown", this.keyHandler);
     onLangChange(() => {
       if (!this.closed && this.data) this.draw();
@@ -93,7 +97,7 @@ export class ReplayPage {
     back.addEventListener("click", () => this.show(this.ply - 1));
     forward.addEventListener("click", () => this.show(this.ply + 1));
     last.addEventListener("click", () => this.show(this.plies.length - 1));
-    const side = this.root.querySelector("aside")!;
+    const side = this.side;
     side.append(el("div", { class: "navigation" }, first, back, this.counter, forward, last), this.moveList.root, this.stage.switches, this.actions, this.notice);
     if (data.game === "hanse" && data.status === "finished") {
       // Your Rückblick (the server shows it only to you, unless you made it public).
@@ -121,10 +125,11 @@ export class ReplayPage {
     const data = this.data!;
     const entry = this.plies[this.ply];
     const moves = this.plies.slice(1).map((p) => p.move ?? "");
-    this.stage?.render(entry.view, { you: null, interactive: false, lastMove: entry.move });
+    const people = data.seats.map((seat, index) => seatPerson(seat, index, data.mode));
+    this.stage?.render(entry.view, { you: null, interactive: false, lastMove: entry.move, names: people });
     this.moveList.render(moves, this.ply, () => true);
-    this.counter.textContent = `${this.ply} / ${this.plies.length - 1}`;
-    const names = data.seats.map((seat, i) => `${seat.computer ? `${tt("computer")} (${tt(seat.computer)})` : seat.name ?? "?"} (${colourName(data.game, i)})`);
+    this.counter.textContent = `${entry.setup ? `${tt("setupStep")} · ` : ""}${this.ply} / ${this.plies.length - 1}`;
+    const names = people.map((who, i) => `${who} (${colourName(data.game, i)})`);
     const result = data.result;
     const resultText = result ? `${result.winner === null ? tt("drawn") : `${colourName(data.game, result.winner)} ${tt("wins")}.`} ${lang() === "en" ? result.en : result.de}` : "";
     this.header.replaceChildren(

@@ -2,15 +2,14 @@
 // Tagesliste of the ten best and your streak. The server decides which attempt counts.
 import "./solo.css";
 import { el } from "../dom";
-import { lang } from "../i18n";
+import { counted, lang, signed } from "../i18n";
 import type { DailyMarket, DailyStart, User } from "../protocol";
 import { lobbyJson } from "../api";
 import { soloTabs } from "./solo_nav";
 import { st } from "./texts";
 
-function signed(score: number): string {
-  return score > 0 ? `+${score}` : String(score);
-}
+const POINTS = { de: ["Punkt", "Punkte"], en: ["point", "points"] } as const;
+const DAYS = { de: ["Tag in Folge", "Tage in Folge"], en: ["day in a row", "days in a row"] } as const;
 
 export class DailyMarketPage {
   readonly root = el("main", { class: "solo-page card", "data-testid": "daily-market-page" });
@@ -50,13 +49,13 @@ export class DailyMarketPage {
       if (mine.counted_game_id !== null && mine.counted_score === null) {
         status.append(el("p", {}, st("attemptRunning"), " ", el("a", { href: `#/partie/${mine.counted_game_id}`, "data-testid": "daily-continue" }, st("continueAttempt"))));
       } else if (mine.counted_score !== null) {
-        status.append(el("p", { "data-testid": "daily-score" }, `${st("yourScore")}: ${signed(mine.counted_score)} ${st("points")}`));
+        status.append(el("p", { "data-testid": "daily-score" }, `${st("yourScore")}: ${counted(mine.counted_score, POINTS, signed(mine.counted_score))}`));
       } else if (mine.played_today) {
         status.append(el("p", {}, st("noCountedAttempt")));
       } else {
         status.append(el("p", {}, st("notYet")));
       }
-      status.append(el("p", { "data-testid": "daily-streak" }, `${st("streak")}: ${mine.streak} ${st("days")}`));
+      status.append(el("p", { "data-testid": "daily-streak" }, `${st("streak")}: ${counted(mine.streak, DAYS)}`));
       if (mine.practice_today) status.append(el("p", {}, `${st("practiceCount")}: ${mine.practice_today}`));
       status.append(mine.played_today ? start(st("practiceAgain"), false) : start(st("play"), true));
     }

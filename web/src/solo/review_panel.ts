@@ -7,7 +7,7 @@
 import { el } from "../dom";
 import { lang } from "../i18n";
 import type { ErrorPayload, Review, ReviewMove, ReviewStatePayload } from "../protocol";
-import { gameApi, gameSocket } from "../table/game_socket";
+import { gameApi, openTableSocket, releaseTableSocket, tableSocket } from "../table/game_socket";
 import "./review_panel.css";
 import { st } from "./review_texts";
 
@@ -19,6 +19,7 @@ export class ReviewPanel {
   private problem = "";
   private timer = 0;
   private closed = false;
+  private holdsSocket = false; // a game socket opened for this panel (a replay without a table page)
   private readonly onState = (payload: ReviewStatePayload) => {
     if (payload.game_id !== this.gameId || payload.seat !== this.data?.seat) return;
     this.show(payload);
@@ -43,10 +44,11 @@ export class ReviewPanel {
   close(): void {
     this.closed = true;
     window.clearTimeout(this.timer);
-    void gameSocket().then((socket) => {
-      socket.off("review:state", this.onState);
-      socket.off("error", this.onError);
-    }).catch(() => undefined);
+    const socket = openTableSocket(this.gameId);
+    socket?.off("review:state", this.onState);
+    socket?.off("error", this.onError);
+    if (this.holdsSocket) releaseTableSocket(this.gameId);
+    this.holdsSocket = false;
   }
 
   /** Redraw (a language switch). */
@@ -77,7 +79,16 @@ export class ReviewPanel {
   }
 
   private async send(event: "review:request" | "review:public", publicNow = false): Promise<void> {
-    const socket = await gameSocket();
+    // The table page's socket when there is one; otherwise (a replay) one of its own, held until close.
+    let socket = openTableSocket(this.gameId);
+    if (!socket) {
+      socket = await tableSocket(this.gameId);
+      if (this.closed) {
+        releaseTableSocket(this.gameId);
+        return;
+      }
+      this.holdsSocket = true;
+    }
     socket.off("review:state", this.onState).on("review:state", this.onState);
     socket.off("error", this.onError).on("error", this.onError);
     this.problem = "";

@@ -7,7 +7,7 @@ const TEXTS = {
   puzzles: { de: "Handelsaufgaben", en: "Trading puzzles" },
   dailyRules: {
     de: "Eine Runde gegen den Computer (Mittel). Heute haben alle denselben Nachziehstapel und dieselben Ratsmarken, du beginnst. Gewertet wird dein Punktabstand zum Computer am Rundenende. Es zählt nur der erste Versuch des Tages – danach ist es Übung.",
-    en: "One round against the computer (Mittel). Today everyone gets the same deck and the same Ratsmarken, and you begin. Your score is your point difference to the computer at the round's end. Only the day's first attempt counts – after that it is practice.",
+    en: "One round against the computer (Medium). Today everyone gets the same deck and the same Ratsmarken, and you begin. Your score is your point difference to the computer at the round's end. Only the day's first attempt counts – after that it is practice.",
   },
   assistWarning: { de: "Zug zurück oder Tipp machen den Versuch zur Übung.", en: "Undo or a hint turn the attempt into practice." },
   today: { de: "Heute", en: "Today" },
@@ -20,7 +20,6 @@ const TEXTS = {
   noCountedAttempt: { de: "Heute zählt für dich kein Versuch mehr (abgebrochen, aufgegeben, mit Zug zurück oder Tipp gespielt, oder als Gast geübt) – alles Weitere ist Übung.", en: "No attempt counts for you today any more (aborted, resigned, played with undo or a hint, or practised as a guest) – everything else is practice." },
   notYet: { de: "Du hast heute noch nicht gespielt.", en: "You have not played today." },
   streak: { de: "Serie", en: "Streak" },
-  days: { de: "Tage in Folge", en: "days in a row" },
   practiceCount: { de: "Übungsrunden heute", en: "practice rounds today" },
   needsAccount: { de: "Für die Tagesliste musst du angemeldet sein. Üben kannst du auch als Gast.", en: "The daily list needs an account. As a guest you can practise." },
   dailyList: { de: "Tagesliste", en: "Daily list" },
@@ -34,6 +33,10 @@ const TEXTS = {
   task_bester_zug: { de: "Finde den Zug, den der starke Computer klar vorn sieht.", en: "Find the move the strong computer clearly prefers." },
   howTo: { de: "Du wählst wie im Spiel und drückst den Knopf.", en: "Choose as in the game and press the button." },
   yourStars: { de: "Deine Sterne", en: "Your stars" },
+  practiceAnswer: {
+    de: "Übung: Sterne gibt es nur für die erste Antwort – danach kennst du die Lösung.",
+    en: "Practice: stars count only for your first answer – after it you know the solution.",
+  },
   yourMove: { de: "Dein Zug", en: "Your move" },
   bestMoves: { de: "Die besten Züge", en: "The best moves" },
   value: { de: "Wert", en: "Value" },
@@ -42,6 +45,8 @@ const TEXTS = {
   nextPuzzle: { de: "Nächste Aufgabe", en: "Next puzzle" },
   allPuzzles: { de: "Alle Aufgaben", en: "All puzzles" },
   starsTotal: { de: "Sterne gesamt", en: "Stars in total" },
+  puzzleRating: { de: "Deine Aufgabenwertung", en: "Your puzzle rating" },
+  ratingRule: { de: "Deine erste Antwort zu einer Aufgabe bewegt deine Aufgabenwertung (Glicko-2, wie bei den Aufgaben der anderen Spiele): drei Sterne zählen als gelöst.", en: "Your first answer to a puzzle moves your puzzle rating (Glicko-2, as for the other games' puzzles): three stars count as solved." },
   starRule_punkte: { de: "3 Sterne: die meisten Punkte · 2: höchstens 2 weniger · 1: irgendein Zug mit Punkten.", en: "3 stars: the most points · 2: at most 2 fewer · 1: any move that takes points." },
   starRule_bester_zug: { de: "3 Sterne: der Zug des starken Computers · 2: weniger als 3 Punkte schlechter · 1: weniger als 6.", en: "3 stars: the strong computer's move · 2: less than 3 points worse · 1: less than 6." },
 } as const;

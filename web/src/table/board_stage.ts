@@ -1,7 +1,7 @@
 // The board with its switches (Hilfe/Gefahr, names) and the F key that turns it;
 // shared by the live table and the replay.
 import { el } from "../dom";
-import { lang } from "../i18n";
+import { lang, onLangChange } from "../i18n";
 import type { Board, BoardContext, GameView } from "../boards/board";
 import { boardFor } from "../boards/index";
 import { onCellNamesChange } from "../look/look";
@@ -15,6 +15,8 @@ export class BoardStage {
   private readonly board: Board | null;
   private flipped = false;
   private stopLook: () => void = () => undefined;
+  private readonly stopLang: () => void;
+  private readonly labelled: Array<() => void> = [];
   private readonly keyHandler = (event: KeyboardEvent) => this.key(event);
 
   constructor(
@@ -33,6 +35,7 @@ export class BoardStage {
       const storeKey = `${TOGGLE_STORE}${game}.${toggle.key}`;
       let on = (localStorage.getItem(storeKey) ?? String(toggle.initial)) === "true";
       const button = el("button", { type: "button", class: "toggle", "aria-pressed": String(on), "data-testid": `toggle-${toggle.key}` }, toggle.label[lang()]);
+      this.labelled.push(() => (button.textContent = toggle.label[lang()]));
       const set = (value: boolean): void => {
         on = value;
         localStorage.setItem(storeKey, String(on));
@@ -47,6 +50,11 @@ export class BoardStage {
       this.switches.append(button);
     }
     document.addEventListener("keydown", this.keyHandler);
+    // The switches speak the language chosen now, as the rest of the table does.
+    this.stopLang = onLangChange(() => {
+      flip.title = tt("flip");
+      for (const relabel of this.labelled) relabel();
+    });
   }
 
   render(view: GameView, context: BoardContext): void {
@@ -78,6 +86,7 @@ export class BoardStage {
   destroy(): void {
     document.removeEventListener("keydown", this.keyHandler);
     this.stopLook();
+    this.stopLang();
     this.board?.destroy();
   }
 

@@ -7,6 +7,7 @@ import { LivePage } from "../live/live_page";
 import { MyGamesPage } from "../mygames/my_games_page";
 import { gamePageFor, gamesNavLink } from "../gamepage/game_page";
 import { PostfachPage } from "../mailbox/postfach_page";
+import { aufgabenPageFor } from "../puzzles/aufgaben_page";
 import { ProfilePage } from "../profile/profile_page";
 import type { User } from "../protocol";
 import { ReplayPage } from "../replay/replay_page";
@@ -44,6 +45,8 @@ export function pageFor(hash: string, user: User): Page | null {
       return Number.isInteger(id) && id > 0 ? new ProfilePage(id, user) : null;
     case "postfach":
       return new PostfachPage(user);
+    case "aufgaben":
+      return aufgabenPageFor(arg);
     default:
       return soloPageFor(name, arg, user); // #/tagesmarkt, #/handelsaufgaben[/<id>], else null
   }

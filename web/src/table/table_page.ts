@@ -7,7 +7,7 @@ import { lang, onLangChange } from "../i18n";
 import type { ErrorPayload, TablePresencePayload, TableSeat, TableStatePayload } from "../protocol";
 import { BoardStage } from "./board_stage";
 import { TableClock } from "./clock";
-import { gameApi, gameSocket, type GameSocket } from "./game_socket";
+import { gameApi, NoWebSocket, releaseTableSocket, tableSocket, type GameSocket } from "./game_socket";
 import { LagMeter } from "./lag_meter";
 import { recordComputerMatch } from "../solo/computer_record";
 import { HintControl } from "../solo/hint_control";
@@ -16,8 +16,9 @@ import { ReviewPanel } from "../solo/review_panel";
 import { MoveList } from "./move_list";
 import { tableNameLink } from "../profile/profile_link";
 import { requestRematch } from "./rematch";
-import { colourName, GAME_TITLES } from "./seat_names";
+import { colourName, GAME_TITLES, seatPerson } from "./seat_names";
 import { pauseCountdownLine, pauseWeiterLine } from "./pause_status";
+import { ResultChanges } from "./result_changes";
 import { tt } from "./texts";
 
 const NOTICE_MS = 6000;
@@ -27,8 +28,8 @@ function minutesSeconds(ms: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
-function seatLabel(seat: TableSeat, game: string, index: number): string {
-  const who = seat.computer ? `${tt("computer")} (${tt(seat.computer)})` : seat.name ?? "?";
+function seatLabel(seat: TableSeat, game: string, index: number, mode: string): string {
+  const who = seatPerson(seat, index, mode);
   const elo = seat.elo !== null && seat.elo !== undefined ? ` (${seat.elo})` : "";
   return `${who}${elo} · ${colourName(game, index)}`;
 }
@@ -54,6 +55,9 @@ export class TablePage {
   private readonly controls = el("div", { class: "controls" });
   private readonly notice = el("p", { class: "notice", role: "alert", "data-testid": "table-error" });
   private readonly resultPanel = el("div", { class: "result-panel card", "data-testid": "result", hidden: true });
+  // After "Tisch ansehen": the result box gone, a bar under the table leads back (seed 000, "Nach der Partie").
+  private readonly afterBar = el("div", { class: "after-bar", "data-testid": "after-bar", hidden: true });
+  private tableViewed = false;
   private readonly navigation = el("div", { class: "navigation" });
   private readonly boardArea = el("section", { class: "board-area" });
   private readonly side = el("aside", { class: "table-side card" });
@@ -65,17 +69,26 @@ export class TablePage {
   private review: ReviewPanel | null = null; // Rückblick on the Rundentafel and at the end (Battlehanse)
   private daily: DailyLine | null = null; // "Tagesmarkt 30.11. – dieser Versuch zählt"
   private reviewAtEnd = false;
+  private changes: ResultChanges | null = null; // Elo, points and Taler of a finished Wartesaal game
   private closed = false;
   private readonly keyHandler = (event: KeyboardEvent) => this.key(event);
   private readonly onState = (payload: TableStatePayload) => this.received(payload);
   private readonly onError = (error: ErrorPayload) => this.refused(error);
   private readonly onPresence = (payload: TablePresencePayload) => this.presence(payload);
-  private readonly onConnect = () => this.socket?.emit("table:join", { game_id: this.gameId });
+  private readonly onConnect = () => {
+    this.everConnected = true;
+    this.socket?.emit("table:join", { game_id: this.gameId });
+  };
+  private everConnected = false;
+  // The game socket is WebSocket only: one that never got through is most likely blocked on the way.
+  private readonly onConnectError = (error: Error & { data?: unknown }) => {
+    if (!this.everConnected && error.data === undefined) this.showNotice(tt("webSocketBlocked"));
+  };
 
   constructor(readonly gameId: number) {
     this.status.textContent = tt("loading");
     this.side.append(this.status, this.presenceLine, this.offers, this.navigation, this.moveList.root, this.controls, this.notice);
-    this.boardArea.append(this.topLine, el("div", { class: "board-wrap" }), this.bottomLine, this.resultPanel);
+    this.boardArea.append(this.topLine, el("div", { class: "board-wrap" }), this.bottomLine, this.afterBar, this.resultPanel);
     this.root.append(this.boardArea, this.side);
     this.buildNavigation();
     document.addEventListener("keydown", this.keyHandler);
@@ -96,29 +109,39 @@ export class TablePage {
     this.hint?.close();
     this.review?.close();
     this.daily?.close();
+    this.changes?.close();
     if (this.socket) {
       this.socket.emit("table:leave", { game_id: this.gameId });
       this.socket.off("table:state", this.onState);
       this.socket.off("error", this.onError);
       this.socket.off("table:presence", this.onPresence);
       this.socket.off("connect", this.onConnect);
+      this.socket.off("connect_error", this.onConnectError);
+      // The next page may have no table: the game socket of this one is not needed any more.
+      releaseTableSocket(this.gameId);
     }
   }
 
   private async connect(): Promise<void> {
     try {
-      this.socket = await gameSocket();
-    } catch {
-      this.status.textContent = lang() === "en" ? "The game service cannot be reached." : "Der Spieldienst ist nicht erreichbar.";
+      this.socket = await tableSocket(this.gameId);
+    } catch (error) {
+      this.status.textContent = error instanceof NoWebSocket ? error.message
+        : lang() === "en" ? "The game service cannot be reached." : "Der Spieldienst ist nicht erreichbar.";
       return;
     }
-    if (this.closed) return;
+    if (this.closed) {
+      releaseTableSocket(this.gameId);
+      this.socket = null;
+      return;
+    }
     this.socket.on("table:state", this.onState);
     this.socket.on("error", this.onError);
     this.socket.on("table:presence", this.onPresence);
     this.lag = new LagMeter(this.socket);
     // Join now and after every reconnect (a reload or a dropped line returns to the table).
     this.socket.on("connect", this.onConnect);
+    this.socket.on("connect_error", this.onConnectError);
     this.socket.io.on("reconnect_attempt", () => this.showNotice(tt("connectionLost")));
     if (this.socket.connected) this.onConnect();
   }
@@ -152,10 +175,14 @@ export class TablePage {
       this.resultTimer = window.setTimeout(() => this.showResult(), delay);
       if (previous?.status === "running") this.recordLocal(payload);
       if (payload.status === "finished") void this.loadAllViews();
+      // A player's own Wartesaal game: what it did to Elo, points and Taler (the header follows).
+      if (payload.status === "finished" && payload.mode === "wartesaal" && payload.you !== null) this.changes ??= new ResultChanges(this.gameId);
     }
     if (!finished) {
       this.resultShown = false;
+      this.tableViewed = false;
       this.resultPanel.hidden = true;
+      this.afterBar.hidden = true;
       window.clearTimeout(this.resultTimer);
       this.resultTimer = 0;
     }
@@ -236,6 +263,16 @@ export class TablePage {
     this.navigation.append(back, forward);
   }
 
+  /** ◀ ▶ only where they lead somewhere (not at the start, not during a setup without moves). */
+  private drawNavigation(): void {
+    const total = this.state?.moves.length ?? 0;
+    const ply = this.currentPly();
+    const seen = [...this.views.keys()];
+    const [back, forward] = this.navigation.querySelectorAll<HTMLButtonElement>("button");
+    back.disabled = !seen.some((p) => p < ply);
+    forward.disabled = !seen.some((p) => p > ply && p <= total);
+  }
+
   private key(event: KeyboardEvent): void {
     const target = event.target as HTMLElement | null;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
@@ -288,9 +325,11 @@ export class TablePage {
     const pauseUntil = state.clocks.pause_until_ms;
     const pauseLeftMs = following && pauseUntil !== null ? pauseUntil - state.clocks.server_now_ms : null;
     // sameDevice: Battlehanse's curtain (HanseContext in boards/hanse.ts); other boards ignore it.
-    const context = { you: state.you, interactive, lastMove: ply > 0 ? state.moves[ply - 1] : null, pauseLeftMs, sameDevice: state.mode === "same_device" };
+    const names = state.seats.map((seat, index) => seatPerson(seat, index, state.mode));
+    const context = { you: state.you, interactive, lastMove: ply > 0 ? state.moves[ply - 1] : null, pauseLeftMs, sameDevice: state.mode === "same_device", names };
     this.stage.render(view, context);
     this.moveList.render(state.moves, ply, (p) => this.views.has(p));
+    this.drawNavigation();
     this.drawPlayers();
     this.drawStatus(interactive);
     this.drawPresence();
@@ -312,7 +351,7 @@ export class TablePage {
       const mover = this.toMove(state);
       line.replaceChildren(
         el("span", { class: `seat-dot seat-${state.game}-${seat}` }),
-        el("span", { class: "seat-name", "data-testid": `seat-${seat}` }, tableNameLink(state.seats[seat].user_id, seatLabel(state.seats[seat], state.game, seat))),
+        el("span", { class: "seat-name", "data-testid": `seat-${seat}` }, tableNameLink(state.mode === "same_device" ? null : state.seats[seat].user_id, seatLabel(state.seats[seat], state.game, seat, state.mode))),
       );
       if (mover === seat && state.status === "running") line.append(el("span", { class: "to-move" }, tt("toMove")));
       line.append(this.clock.faces[seat]);
@@ -335,6 +374,7 @@ export class TablePage {
     const mover = this.toMove(state);
     const pauseUntil = state.clocks.pause_until_ms;
     if (state.status !== "running") line = this.resultLine();
+    else if (state.view.phase === "setup") line = this.setupLine(state);
     else if (state.you === null) line = tt("spectator");
     else if (pauseUntil !== null) line = pauseCountdownLine(pauseUntil, state.clocks.server_now_ms);
     else if (state.view.phase === "pause" && interactive) line = pauseWeiterLine();
@@ -342,6 +382,22 @@ export class TablePage {
     else if (state.mode === "computer" && mover !== null && mover !== state.you) line = tt("computerThinks");
     else line = tt("theirTurn");
     this.status.replaceChildren(el("strong", {}, parts.join(" · ")), el("br"), line);
+  }
+
+  /** Battlegeneral's setup, where both place at once: what is still to do and whether the other is ready. */
+  private setupLine(state: TableStatePayload): string {
+    const setup = state.view.setup as { ready: boolean[]; remaining: Record<string, number> | null };
+    if (state.you === null) {
+      const mark = (seat: number): string => (setup.ready[seat] ? "✓" : "…");
+      return `${tt("spectator")} ${tt("setupWatching").replace("{first}", colourName(state.game, 0)).replace("{a}", mark(0)).replace("{second}", colourName(state.game, 1)).replace("{b}", mark(1))}`;
+    }
+    const left = Object.values(setup.remaining ?? {}).reduce((sum, n) => sum + n, 0);
+    let own: string;
+    if (setup.ready[state.you]) own = tt("setupWaiting");
+    else if (left === 0) own = tt("setupDone");
+    else if (left === 1) own = tt("setupPlaceOne");
+    else own = tt("setupPlace").replace("{n}", String(left));
+    return `${own} ${tt(setup.ready[1 - state.you] ? "setupOpponentReady" : "setupOpponentBusy")}`;
   }
 
   private resultLine(): string {
@@ -403,9 +459,12 @@ export class TablePage {
         const accept = el("button", { type: "button", class: "primary", "data-testid": `${kind}-accept` }, tt("accept"));
         const decline = el("button", { type: "button", "data-testid": `${kind}-decline` }, tt("decline"));
         const event = kind === "draw" ? "table:draw" : "table:takeback";
-        accept.addEventListener("click", () => this.emit(event, "accept"));
-        decline.addEventListener("click", () => this.emit(event, "decline"));
-        this.offers.append(el("div", { class: "offer theirs" }, el("p", {}, tt(kind === "draw" ? "drawOfferedToYou" : "takebackOfferedToYou")), accept, decline));
+        const box = el("div", { class: "offer theirs" }, el("p", {}, tt(kind === "draw" ? "drawOfferedToYou" : "takebackOfferedToYou")), accept, decline);
+        // The answer is given with the click: the offer goes at once, so a second click cannot
+        // send it twice; a refusal from the server brings the state back.
+        accept.addEventListener("click", () => { box.remove(); this.emit(event, "accept"); });
+        decline.addEventListener("click", () => { box.remove(); this.emit(event, "decline"); });
+        this.offers.append(box);
       }
     }
   }
@@ -422,6 +481,8 @@ export class TablePage {
       this.drawControls();
     });
     this.controls.append(resign);
+    // During a setup there is no move to take back and nothing to agree a draw on: only Aufgeben.
+    if (state.view.phase === "setup") return;
     if (state.mode === "wartesaal") {
       const draw = el("button", { type: "button", "data-testid": "draw-offer", disabled: state.offers.draw !== null }, tt("draw"));
       draw.addEventListener("click", () => this.emit("table:draw", "offer"));
@@ -444,11 +505,23 @@ export class TablePage {
     }
   }
 
+  /** "Tisch ansehen" hides the result box; the bar under the table brings it back or leads to the Wartesaal. */
+  private viewTable(viewed: boolean): void {
+    this.tableViewed = viewed;
+    this.drawResult();
+  }
+
   private drawResult(): void {
     const state = this.state;
     if (!state) return;
-    this.resultPanel.hidden = false;
+    this.resultPanel.hidden = this.tableViewed;
+    this.afterBar.hidden = !this.tableViewed;
+    const show = el("button", { type: "button", class: "primary", "data-testid": "show-result" }, tt("showResult"));
+    show.addEventListener("click", () => this.viewTable(false));
+    this.afterBar.replaceChildren(show, el("a", { class: "button", href: "#/", "data-testid": "bar-wartesaal" }, tt("wartesaal")));
     const actions = el("div", { class: "actions" });
+    const look = el("button", { type: "button", "data-testid": "view-table" }, tt("viewTable"));
+    look.addEventListener("click", () => this.viewTable(true));
     if (state.mode === "wartesaal" && state.you !== null) {
       const rematch = el("button", { type: "button", class: "primary", "data-testid": "rematch" }, tt("rematch"));
       rematch.addEventListener("click", async () => {
@@ -469,6 +542,8 @@ export class TablePage {
     }
     if (state.status === "finished") actions.append(el("a", { class: "button", href: `#/nachspielen/${this.gameId}`, "data-testid": "to-replay" }, tt("replay")));
     actions.append(el("a", { class: "button", href: "#/" }, tt("toWartesaal")));
-    this.resultPanel.replaceChildren(el("p", { class: "result-line", "data-testid": "result-line" }, this.resultLine()), actions);
+    actions.append(look);
+    this.changes?.draw();
+    this.resultPanel.replaceChildren(el("p", { class: "result-line", "data-testid": "result-line" }, this.resultLine()), ...(this.changes ? [this.changes.root] : []), actions);
   }
 }

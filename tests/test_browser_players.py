@@ -1,0 +1,811 @@
+"""What players saw in the browser (issue: the first evening's defects), each checked in real
+Chromium against the real lobby and game service: Meine Partien's time control and kind,
+the challenge panel's sides and who begins, and the other pages' words and pictures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import re
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from psycopg.types.json import Jsonb
+
+from services.lobby.challenge_start import stake_ref
+from services.lobby.daily_market import berlin_day as berlin_day_of
+from shared import db, game_store, ledger
+from shared.games import get_game
+from tests.browser_fixtures import SCREENSHOT_DIR_ENV
+from tests.stack import Infra, ServiceProcess
+from tests.test_browser_hanse import ENGINE as HANSE
+from tests.test_browser_hanse import SEED as HANSE_SEED
+from tests.test_browser_hanse import pick as hanse_pick
+from tests.test_browser_table import guest_page
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def pool(infra: Infra) -> Iterator:
+    pool = db.make_pool(infra.database_url, max_size=2)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def berlin_day() -> dt.date:
+    return berlin_day_of(dt.datetime.now(dt.UTC))
+
+
+def finish(conn, game_id: int, winner: int | None) -> None:  # noqa: ANN001
+    conn.execute(
+        "UPDATE games SET status = 'finished', finished_at = now(), result = %s WHERE id = %s",
+        (Jsonb({"winner": winner, "reason": "resigned", "de": "Aufgegeben.", "en": "Resigned.", "score": None}),
+         game_id),
+    )
+
+
+def test_my_games_show_each_games_clock_and_kind(browser, services, pool, shots) -> None:  # noqa: ANN001
+    lobby, _ = services
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url)
+    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
+    a, b = anna_user["id"], bert_user["id"]
+    try:
+        with pool.connection() as conn, conn.transaction():
+            ids = {
+                "rated": game_store.create_game(conn, game="hexagon", options={}, seed=1, seats=[a, b],
+                                                mode="wartesaal", clock={"base_ms": 180_000, "inc_ms": 2_000},
+                                                rated=True, stake=0),
+                "friendly": game_store.create_game(conn, game="bullet", options={}, seed=2, seats=[b, a],
+                                                   mode="wartesaal", clock={"base_ms": 300_000, "inc_ms": 3_000},
+                                                   rated=False, stake=0),
+                "computer": game_store.create_game(conn, game="general", options={}, seed=3, seats=[a, None],
+                                                   mode="computer", clock=None, rated=False, stake=0,
+                                                   strength="stark"),
+                "daily": game_store.create_game(conn, game="hanse", options={}, seed=4, seats=[a, None],
+                                                mode="computer", clock=None, rated=False, stake=0,
+                                                strength="mittel"),
+                "same_device": game_store.create_game(conn, game="hexagon", options={}, seed=5, seats=[a, a],
+                                                      mode="same_device", clock={"base_ms": 600_000, "inc_ms": 5_000},
+                                                      rated=False, stake=0),
+            }
+            conn.execute("INSERT INTO hanse_daily_attempts (user_id, day, game_id, counted, started_at)"
+                         " VALUES (%s, %s, %s, true, now())", (a, dt.date.today(), ids["daily"]))
+            for game_id in ids.values():
+                finish(conn, game_id, 0)
+        anna.goto(f"{lobby.url}/#/meine-partien")
+        expected = {
+            "rated": "3+2 · Gewertet", "friendly": "5+3 · Freundschaft", "computer": "ohne Uhr · gegen Computer",
+            "daily": "ohne Uhr · Tagesmarkt", "same_device": "10+5 · am selben Rechner",
+        }
+        for kind, text in expected.items():
+            meta = anna.locator(f"li.game-row[data-game-id='{ids[kind]}'] .meta")
+            meta.wait_for()
+            assert meta.inner_text().startswith(text), (kind, meta.inner_text())
+            assert meta.get_attribute("data-kind") == kind
+        # No plies yet: the plural; the English list speaks English.
+        assert anna.locator(f"li.game-row[data-game-id='{ids['rated']}'] .meta").inner_text().endswith("0 Halbzüge")
+        anna.screenshot(path=str(shots / "my-games-kinds.png"), full_page=True)
+        anna.evaluate("localStorage.setItem('spielcenter.lang', 'en')")
+        anna.reload()
+        meta = anna.locator(f"li.game-row[data-game-id='{ids['daily']}'] .meta")
+        meta.wait_for()
+        assert meta.inner_text().startswith("no clock · Daily market")
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def open_challenge(challenger, challenged, game: str):  # noqa: ANN001, ANN201
+    """``challenger`` challenges ``challenged`` to ``game`` from the player list; both panels."""
+    name = challenged.get_by_test_id("me").inner_text()
+    row = challenger.get_by_test_id("player").filter(has_text=name)
+    row.get_by_test_id("challenge-open").click()
+    row.get_by_test_id(f"challenge-{game}").click()
+    return challenger.get_by_test_id("challenge-panel"), challenged.get_by_test_id("challenge-panel")
+
+
+def test_general_challenge_panel_says_the_colours_the_game_then_has(browser, lobby, pool, shots) -> None:  # noqa: ANN001
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url)
+    ctx_b, bert, bert_user = guest_page(browser, lobby.url)
+    try:
+        mine, theirs = open_challenge(anna, bert, "general")
+        # Seed 002: the challenger (Anna) plays Blau, the accepting Bert Rot, and Rot begins.
+        expected = f"Rot: {bert_user['name']} (beginnt) · Blau: {anna_user['name']}"
+        for panel in (mine, theirs):
+            panel.get_by_test_id("challenge-seats").filter(has_text=expected).wait_for()
+        anna.screenshot(path=str(shots / "challenge-general-colours.png"))
+        # ⇄ swaps: now Anna is Rot and begins; Bert confirms and the game has it so.
+        mine.get_by_test_id("challenge-swap").click()
+        swapped = f"Rot: {anna_user['name']} (beginnt) · Blau: {bert_user['name']}"
+        for panel in (mine, theirs):
+            panel.get_by_test_id("challenge-seats").filter(has_text=swapped).wait_for()
+        theirs.get_by_test_id("challenge-accept").click()
+        for page in (anna, bert):
+            page.wait_for_url(re.compile(r"#/partie/\d+$"), timeout=15_000)
+        game_id = int(anna.url.rsplit("/", 1)[1])
+        with pool.connection() as conn:
+            game = game_store.load(conn, game_id)
+        assert game is not None and game.seats == (anna_user["id"], bert_user["id"])  # seat 0 = Rot
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_hanse_challenge_panel_swaps_who_begins_and_shows_no_empty_preview(browser, lobby, shots) -> None:  # noqa: ANN001
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url)
+    ctx_b, bert, bert_user = guest_page(browser, lobby.url)
+    try:
+        # One symbol per game: the challenge menu, the Rangliste tabs and the panel say ⚓ and ⚑.
+        row = anna.get_by_test_id("player").filter(has_text=bert_user["name"])
+        row.get_by_test_id("challenge-open").click()
+        assert row.get_by_test_id("challenge-hanse").inner_text() == "⚓ Battlehanse"
+        assert row.get_by_test_id("challenge-general").inner_text() == "⚑ Battlegeneral"
+        assert anna.get_by_test_id("ranking-game-general").inner_text() == "⚑ Battlegeneral"
+        assert anna.get_by_test_id("ranking-game-hanse").inner_text() == "⚓ Battlehanse"
+        row.get_by_test_id("challenge-hanse").click()
+        mine, theirs = anna.get_by_test_id("challenge-panel"), bert.get_by_test_id("challenge-panel")
+        assert theirs.locator("h3").inner_text().startswith("⚓ Battlehanse")
+        assert "⚖" not in anna.content() and "⚖" not in bert.content()
+        theirs.get_by_test_id("challenge-seats").filter(has_text=f"{anna_user['name']} beginnt die erste Runde").wait_for()
+        assert theirs.get_by_test_id("challenge-swap").inner_text() == "⇄ Beginner tauschen"
+        assert theirs.locator(".challenge-preview").count() == 0  # a dealt card game has no start picture
+        theirs.get_by_test_id("challenge-swap").click()
+        mine.get_by_test_id("challenge-seats").filter(has_text=f"{bert_user['name']} beginnt die erste Runde").wait_for()
+        bert.screenshot(path=str(shots / "challenge-hanse.png"))
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_general_setup_side_panel_says_what_the_setup_needs_and_offers_only_resign(browser, services, pool, shots) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    lobby, _ = services
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url, viewport={"width": 1400, "height": 900})
+    ctx_b, bert, bert_user = guest_page(browser, lobby.url)
+    try:
+        with pool.connection() as conn, conn.transaction():
+            game_id = game_store.create_game(
+                conn, game="general", options={}, seed=3, seats=[anna_user["id"], bert_user["id"]],
+                mode="wartesaal", clock=None, rated=False, stake=0)
+        for page in (anna, bert):
+            page.goto(f"{lobby.url}/#/partie/{game_id}")
+            page.get_by_test_id("next-piece").wait_for()
+        status = anna.get_by_test_id("table-status")
+        expect(status).to_contain_text("Stelle deine 40 Figuren auf (noch 40), dann Fertig.")
+        expect(status).to_contain_text("Dein Gegner stellt noch auf.")
+        assert "am Zug" not in status.inner_text()
+        # Only Aufgeben: no ½ Remis, no ↶ Zurück during the setup.
+        expect(anna.get_by_test_id("resign")).to_be_visible()
+        assert anna.get_by_test_id("draw-offer").count() == 0 and anna.get_by_test_id("takeback-offer").count() == 0
+        expect(anna.get_by_test_id("nav-back")).to_be_disabled()  # no move yet to step back to
+        expect(anna.get_by_test_id("nav-forward")).to_be_disabled()
+        anna.locator("svg.general [data-square=a4]").last.click()
+        expect(status).to_contain_text("(noch 39)")
+        # Bert takes a Standard-Aufstellung and is done: Anna reads that he is ready.
+        bert.get_by_test_id("presets").wait_for()
+        bert.locator("[data-preset='Blitzkrieg']").click()
+        expect(bert.get_by_test_id("table-status")).to_contain_text("Alle Figuren stehen – drücke Fertig.")
+        bert.get_by_test_id("setup-ready").click()
+        expect(bert.get_by_test_id("table-status")).to_contain_text("Du bist fertig.")
+        expect(status).to_contain_text("Dein Gegner ist fertig.")
+        anna.screenshot(path=str(shots / "general-setup-side.png"))
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+@pytest.fixture(scope="module")
+def rating_service(infra: Infra, log_dir: Path) -> Iterator[ServiceProcess]:
+    with ServiceProcess("services.rating", infra, "RATING_PORT", log_dir,
+                        EVENT_CONSUMER_NAME=f"rating-{uuid.uuid4().hex[:6]}") as service:
+        yield service
+
+
+def member_page(browser, url: str, **context_args):  # noqa: ANN001, ANN201
+    """A registered player's page (a guest who created an account), signed in."""
+    context, page, _guest = guest_page(browser, url, **context_args)
+    name = f"M{uuid.uuid4().hex[:10]}"
+    user = page.evaluate(
+        "([name, password]) => fetch('/api/register', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+        " body: JSON.stringify({name, password}), credentials: 'same-origin'}).then(r => r.json())",
+        [name, "geheim-geheim"],
+    )["user"]
+    page.reload()
+    page.get_by_test_id("me").filter(has_text=name).wait_for()
+    return context, page, user
+
+
+def staked_game(pool, seats: tuple[int, int], stake: int, minutes_ago: int = 0) -> int:  # noqa: ANN001
+    """A rated Battlehexagon game with both stakes taken, as the lobby starts one."""
+    with pool.connection() as conn, conn.transaction():
+        game_id = game_store.create_game(conn, game="hexagon", options={}, seed=11, seats=list(seats),
+                                         mode="wartesaal", clock={"base_ms": 600_000, "inc_ms": 5_000},
+                                         rated=True, stake=stake)
+        for user_id in seats:
+            ledger.record(conn, user_id, -stake, "stake", stake_ref(game_id))
+        if minutes_ago:
+            conn.execute("UPDATE games SET created_at = now() - make_interval(mins => %s) WHERE id = %s",
+                         (minutes_ago, game_id))
+    return game_id
+
+
+def resign_and_read_changes(lobby_url: str, winner, loser, game_id: int) -> tuple[str, str]:  # noqa: ANN001
+    for page in (winner, loser):
+        page.goto(f"{lobby_url}/#/partie/{game_id}")
+        page.locator("[data-stone=e1]").wait_for()
+    loser.get_by_test_id("resign").click()
+    loser.get_by_test_id("resign").click()
+    texts = []
+    for page in (winner, loser):
+        page.get_by_test_id("table-status").filter(has_text=re.compile("Gewonnen|Verloren")).wait_for()
+        page.locator("svg.board").click(position={"x": 5, "y": 5})  # the result at once
+        changes = page.get_by_test_id("result-changes")
+        changes.filter(has_not_text="berechnet").wait_for()
+        texts.append(changes.inner_text())
+    return texts[0], texts[1]
+
+
+def test_result_box_tells_elo_points_taler_or_too_short_and_the_header_follows(  # noqa: ANN001
+        browser, services, pool, rating_service, shots) -> None:
+    from playwright.sync_api import expect
+
+    lobby, _ = services
+    ctx_a, anna, anna_user = member_page(browser, lobby.url, viewport={"width": 1400, "height": 900})
+    ctx_b, bert, bert_user = member_page(browser, lobby.url)
+    seats = (anna_user["id"], bert_user["id"])
+    try:
+        start = ledger.balance(pool, anna_user["id"])
+        expect(anna.get_by_test_id("balance")).to_contain_text(f"{start:,}".replace(",", "."))
+        # Resigned at once: too short to count, the stakes go back.
+        short = staked_game(pool, seats, 20)
+        won, lost = resign_and_read_changes(lobby.url, anna, bert, short)
+        assert won == lost == "Nicht gewertet: zu kurz. Der Einsatz ging zurück."
+        anna.screenshot(path=str(shots / "result-too-short.png"))
+        # Five minutes in: counted. Elo, ±10 points and the pot; the header shows it without a reload.
+        rated = staked_game(pool, seats, 20, minutes_ago=5)
+        won, lost = resign_and_read_changes(lobby.url, anna, bert, rated)
+        with pool.connection() as conn:
+            elo = {r["user_id"]: (r["elo_before"], r["elo_after"]) for r in conn.execute(
+                "SELECT user_id, elo_before, elo_after FROM rating_results WHERE game_id = %s", (rated,))}
+        a_before, a_after = elo[anna_user["id"]]
+        b_before, b_after = elo[bert_user["id"]]
+        assert a_after > a_before and b_after < b_before
+        assert won == f"Elo +{a_after - a_before} ({a_after}) · +10 Punkte · +20 Taler"
+        assert lost == f"Elo −{b_before - b_after} ({b_after}) · −10 Punkte · −20 Taler"
+        expect(anna.get_by_test_id("balance")).to_contain_text(f"{start + 20:,}".replace(",", "."))
+        expect(bert.get_by_test_id("balance")).to_contain_text(f"{start - 20:,}".replace(",", "."))
+        anna.screenshot(path=str(shots / "result-counted.png"))
+        # In English, the same line in English.
+        anna.locator("nav.languages button[data-lang=en]").click()
+        expect(anna.get_by_test_id("result-changes")).to_have_text(f"Elo +{a_after - a_before} ({a_after}) · +10 points · +20 Taler")
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def hanse_round_in_db(pool, game_id: int, seed: int) -> Any:  # noqa: ANN001
+    """Write a whole Battlehanse round to the table's move log (as the table would have stored
+    it), up to the Rundentafel; the state after it."""
+    state = HANSE.new_game({}, seed)
+    done = {"horse": False, "rats": False}
+    rng = random.Random(seed)
+    moves, seats = [], []
+    while HANSE.view(state, 0)["phase"] == "spiel":
+        seat = HANSE.to_move(state)[0]
+        move = hanse_pick(state, done, rng)
+        state = HANSE.apply(state, move.text, seat)
+        moves.append(move.text)
+        seats.append(seat)
+    with pool.connection() as conn, conn.transaction():
+        game_store.write_turn(conn, game_id, moves=moves, move_seats=seats, move_times=[1000] * len(moves),
+                              remaining_ms=None, lag_quota_ms=[0, 0], turn_started_at=game_store.db_now(conn),
+                              version=len(moves) + 1, draw_offer=None, takeback_offer=None)
+    return state
+
+
+def test_hanse_names_for_spectators_the_computer_and_one_device(browser, services, pool, shots) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    lobby, _ = services
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url)
+    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
+    ctx_c, carl, _carl_user = guest_page(browser, lobby.url)
+    try:
+        with pool.connection() as conn, conn.transaction():
+            watched = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
+                                             seats=[anna_user["id"], bert_user["id"]], mode="wartesaal",
+                                             clock=None, rated=False, stake=0)
+            computer = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
+                                              seats=[anna_user["id"], None], mode="computer", clock=None,
+                                              rated=False, stake=0, strength="stark")
+            alone = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
+                                           seats=[anna_user["id"], anna_user["id"]], mode="same_device",
+                                           clock=None, rated=False, stake=0)
+        # A spectator reads both players' names, never "Du" or "Gegner".
+        carl.goto(f"{lobby.url}/#/partie/{watched}")
+        expect(carl.get_by_test_id("tokens-0")).to_contain_text(f"{anna_user['name']}: ")
+        expect(carl.get_by_test_id("tokens-1")).to_contain_text(f"{bert_user['name']}: ")
+        board = carl.get_by_test_id("board").inner_text()
+        assert "Du:" not in board and "Gegner" not in board
+        assert carl.get_by_test_id("hand-card").count() == 0 and carl.get_by_test_id("handelskasten").count() == 0
+        carl.screenshot(path=str(shots / "hanse-spectator-names.png"))
+
+        # Against the computer: "Computer (Stark)" on the table and on the Rundentafel, "Du" for oneself.
+        hanse_round_in_db(pool, computer, HANSE_SEED)
+        anna.goto(f"{lobby.url}/#/partie/{computer}")
+        expect(anna.get_by_test_id("rundentafel")).to_be_visible()
+        expect(anna.get_by_test_id("round-name-0")).to_have_text("Du")
+        expect(anna.get_by_test_id("round-name-1")).to_have_text("Computer (Stark)")
+        expect(anna.get_by_test_id("tokens-1")).to_contain_text("Computer (Stark): ")
+        anna.screenshot(path=str(shots / "hanse-computer-rundentafel.png"))
+
+        # At one device: "Spieler 1" and "Spieler 2", not the account's name twice.
+        hanse_round_in_db(pool, alone, HANSE_SEED)
+        anna.goto(f"{lobby.url}/#/partie/{alone}")
+        expect(anna.get_by_test_id("rundentafel")).to_be_visible()
+        expect(anna.get_by_test_id("round-name-0")).to_have_text("Spieler 1")
+        expect(anna.get_by_test_id("round-name-1")).to_have_text("Spieler 2")
+        expect(anna.get_by_test_id("seat-0")).to_contain_text("Spieler 1")
+        expect(anna.get_by_test_id("seat-1")).to_contain_text("Spieler 2")
+        assert anna_user["name"] not in anna.get_by_test_id("table-page").inner_text()
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+        ctx_c.close()
+
+
+def test_counts_take_singular_and_plural_and_the_hanse_result_agrees(browser, services, pool, shots) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    lobby, _ = services
+    ctx_a, anna, anna_user = member_page(browser, lobby.url)
+    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
+    try:
+        # Tagesmarkt: one day in a row, a score of −1: "1 Tag in Folge", "−1 Punkt".
+        with pool.connection() as conn, conn.transaction():
+            daily = game_store.create_game(conn, game="hanse", options={}, seed=5, seats=[anna_user["id"], None],
+                                           mode="computer", clock=None, rated=False, stake=0, strength="mittel")
+            conn.execute("INSERT INTO hanse_daily_attempts (user_id, day, game_id, counted, started_at, score,"
+                         " finished_at) VALUES (%s, %s, %s, true, now(), -1, now())",
+                         (anna_user["id"], berlin_day(), daily))
+            one_ply = game_store.create_game(conn, game="hexagon", options={}, seed=1,
+                                             seats=[anna_user["id"], bert_user["id"]], mode="wartesaal",
+                                             clock=None, rated=False, stake=0)
+            conn.execute("UPDATE games SET moves = ARRAY['e1-e3'], move_seats = ARRAY[0]::smallint[], move_times = ARRAY[900]"
+                         " WHERE id = %s",
+                         (one_ply,))
+            finish(conn, one_ply, 1)
+        anna.goto(f"{lobby.url}/#/tagesmarkt")
+        expect(anna.get_by_test_id("daily-streak")).to_have_text("Serie: 1 Tag in Folge")
+        expect(anna.get_by_test_id("daily-score")).to_contain_text("−1 Punkt")
+        assert "Punkte" not in anna.get_by_test_id("daily-score").inner_text()
+        anna.screenshot(path=str(shots / "daily-singular.png"))
+        anna.evaluate("localStorage.setItem('spielcenter.lang', 'en')")
+        anna.reload()
+        expect(anna.get_by_test_id("daily-streak")).to_contain_text("1 day in a row")
+        expect(anna.get_by_test_id("daily-score")).to_contain_text("−1 point")
+        anna.evaluate("localStorage.setItem('spielcenter.lang', 'de')")
+        # Meine Partien: "1 Halbzug".
+        anna.goto(f"{lobby.url}/#/meine-partien")
+        anna.reload()
+        meta = anna.locator(f"li.game-row[data-game-id='{one_ply}'] .meta")
+        expect(meta).to_contain_text("· 1 Halbzug")
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_hanse_seal_result_reads_right_for_winner_and_loser() -> None:
+    """The match's end text follows "Gewonnen!" and "Verloren." alike: it must not say who won."""
+    moves, seats, _ends = hanse_match(HANSE_SEED, seals_to_win=1)
+    state = HANSE.new_game({"seals_to_win": 1}, HANSE_SEED)
+    for text, seat in zip(moves, seats, strict=True):
+        state = HANSE.apply(state, text, seat)
+    outcome = HANSE.outcome(state)
+    assert outcome.reason == "ratssiegel"
+    assert "gewonnen" not in outcome.de.lower() and "won" not in outcome.en.lower()
+
+
+def assert_in_view(page, locator, what: str) -> None:  # noqa: ANN001
+    """``locator`` lies wholly inside the window, as the page stands (unscrolled)."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    assert box is not None, f"{what}: not drawn"
+    assert box["y"] >= -1 and box["y"] + box["height"] <= size["height"] + 1, (what, box, size)
+    assert box["x"] >= -1 and box["x"] + box["width"] <= size["width"] + 1, (what, box, size)
+
+
+def assert_no_page_scroll(page, what: str) -> None:  # noqa: ANN001
+    height = page.evaluate("[document.scrollingElement.scrollHeight, window.innerHeight]")
+    assert height[0] <= height[1] + 1, (what, height)
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1280, 720)])
+def test_every_table_fits_the_window_without_scrolling(browser, services, pool, shots, size) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    lobby, _ = services
+    width, height = size
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url, viewport={"width": width, "height": height})
+    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
+    try:
+        games = {}
+        with pool.connection() as conn, conn.transaction():
+            for game in ("hexagon", "bullet", "general", "hanse"):
+                games[game] = game_store.create_game(
+                    conn, game=game, options={}, seed=HANSE_SEED, seats=[anna_user["id"], bert_user["id"]],
+                    mode="wartesaal", clock={"base_ms": 300_000, "inc_ms": 3_000}, rated=False, stake=0)
+        for game, game_id in games.items():
+            anna.goto(f"{lobby.url}/#/partie/{game_id}")
+            anna.get_by_test_id("board").first.wait_for()
+            anna.get_by_test_id("seat-1").wait_for()
+            if game == "general":
+                # The setup's controls: the presets (after a moment), then Fertig once all stand.
+                anna.get_by_test_id("presets").wait_for()
+                assert_in_view(anna, anna.get_by_test_id("presets"), f"{game} presets {size}")
+                anna.locator("[data-preset]").first.click()
+                anna.get_by_test_id("setup-ready").wait_for()
+                assert_in_view(anna, anna.get_by_test_id("setup-ready"), f"{game} Fertig {size}")
+                assert_in_view(anna, anna.locator("svg.general"), f"{game} board {size}")
+            elif game == "hanse":
+                expect(anna.get_by_test_id("hand-card")).to_have_count(5, timeout=15_000)
+                for part in ("market", "hand", "handelskasten"):
+                    assert_in_view(anna, anna.get_by_test_id(part), f"{game} {part} {size}")
+            else:
+                assert_in_view(anna, anna.locator("svg.board"), f"{game} board {size}")
+            for seat in (0, 1):
+                assert_in_view(anna, anna.get_by_test_id(f"seat-{seat}"), f"{game} name {seat} {size}")
+            for clock in anna.locator(".player-line .clock").all():
+                assert_in_view(anna, clock, f"{game} clock {size}")
+            assert_in_view(anna, anna.get_by_test_id("resign"), f"{game} Aufgeben {size}")
+            assert_no_page_scroll(anna, f"{game} {size}")
+            anna.screenshot(path=str(shots / f"fit-{game}-{width}x{height}.png"))
+        # Battlehanse's round end against the computer: the Rundentafel's Weiter is in view too.
+        with pool.connection() as conn, conn.transaction():
+            computer = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
+                                              seats=[anna_user["id"], None], mode="computer", clock=None,
+                                              rated=False, stake=0, strength="leicht")
+        hanse_round_in_db(pool, computer, HANSE_SEED)
+        anna.goto(f"{lobby.url}/#/partie/{computer}")
+        anna.get_by_test_id("weiter").wait_for()
+        assert_in_view(anna, anna.get_by_test_id("weiter"), f"hanse Weiter {size}")
+        assert_no_page_scroll(anna, f"hanse round end {size}")
+        anna.screenshot(path=str(shots / f"fit-hanse-pause-{width}x{height}.png"))
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_phone_held_sideways_keeps_the_board_usable(browser, services, pool, shots) -> None:  # noqa: ANN001
+    lobby, _ = services
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url, viewport={"width": 844, "height": 390},
+                                        has_touch=True, is_mobile=True)
+    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
+    try:
+        with pool.connection() as conn, conn.transaction():
+            hexagon = game_store.create_game(conn, game="hexagon", options={}, seed=1,
+                                             seats=[anna_user["id"], bert_user["id"]], mode="wartesaal",
+                                             clock={"base_ms": 300_000, "inc_ms": 3_000}, rated=False, stake=0)
+            general = game_store.create_game(conn, game="general", options={}, seed=1,
+                                             seats=[anna_user["id"], bert_user["id"]], mode="wartesaal",
+                                             clock=None, rated=False, stake=0)
+        anna.goto(f"{lobby.url}/#/partie/{hexagon}")
+        board = anna.locator("svg.board")
+        board.wait_for()
+        assert_in_view(anna, board, "hexagon board on a phone")
+        assert board.bounding_box()["height"] >= 250
+        anna.locator("polygon[data-cell=e2]").tap(force=True)  # a clone: the board takes a tap
+        anna.get_by_test_id("move").first.wait_for()
+        anna.screenshot(path=str(shots / "fit-phone-hexagon.png"))
+        anna.goto(f"{lobby.url}/#/partie/{general}")
+        anna.get_by_test_id("next-piece").wait_for()
+        assert_in_view(anna, anna.locator("svg.general"), "general board on a phone")
+        assert anna.locator("svg.general").bounding_box()["height"] >= 250
+        anna.screenshot(path=str(shots / "fit-phone-general.png"))
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def stored_game(pool, game: str, seats: list, moves: list[str], move_seats: list[int], winner: int,  # noqa: ANN001
+                mode: str = "wartesaal", strength: str | None = None) -> int:
+    """A finished game with ``moves`` in its log, as the table leaves one."""
+    with pool.connection() as conn, conn.transaction():
+        game_id = game_store.create_game(conn, game=game, options={}, seed=HANSE_SEED, seats=seats, mode=mode,
+                                         clock=None, rated=False, stake=0, strength=strength)
+        game_store.write_turn(conn, game_id, moves=moves, move_seats=move_seats, move_times=[1000] * len(moves),
+                              remaining_ms=None, lag_quota_ms=[0, 0], turn_started_at=game_store.db_now(conn),
+                              version=len(moves) + 1, draw_offer=None, takeback_offer=None)
+        finish(conn, game_id, winner)
+    return game_id
+
+
+def test_general_replay_shows_both_armies_and_the_setup_as_one_step(browser, services, pool, shots) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    engine = get_game("general")
+    state = engine.new_game({}, HANSE_SEED)
+    moves, seats = [], []
+
+    def play(text: str, seat: int) -> None:
+        nonlocal state
+        state = engine.apply(state, text, seat)
+        moves.append(text)
+        seats.append(seat)
+
+    for seat, preset in ((0, "aufstellung Blitzkrieg"), (1, "aufstellung On Guard")):
+        play(preset, seat)
+        play("fertig", seat)
+    rng = random.Random(5)
+    for _ in range(8):
+        seat = engine.to_move(state)[0]
+        play(rng.choice(engine.legal_moves(state, seat)).text, seat)
+    lobby, _ = services
+    ctx, anna, anna_user = guest_page(browser, lobby.url)
+    try:
+        game_id = stored_game(pool, "general", [anna_user["id"], None], moves, seats, 1, mode="computer",
+                              strength="stark")
+        anna.goto(f"{lobby.url}/#/nachspielen/{game_id}")
+        anna.get_by_test_id("ply").filter(has_text="8 / 8").wait_for()
+        # Eight moves in the list, no "setze"/"aufstellung"; every rank of both armies open.
+        expect(anna.get_by_test_id("move")).to_have_count(8)
+        assert "aufstellung" not in anna.get_by_test_id("replay-page").inner_text()
+        anna.get_by_test_id("nav-first").click()
+        expect(anna.get_by_test_id("ply")).to_have_text("Aufstellung · 0 / 8")
+        expect(anna.locator("svg.general g.piece")).to_have_count(80)
+        assert anna.locator("svg.general g.piece.hidden-rank").count() == 0
+        anna.screenshot(path=str(shots / "replay-general-setup.png"))
+        anna.keyboard.press("ArrowRight")
+        expect(anna.get_by_test_id("ply")).to_have_text("1 / 8")
+        assert anna.locator("svg.general g.piece.hidden-rank").count() == 0
+    finally:
+        ctx.close()
+
+
+def hanse_match(seed: int, seals_to_win: int = 2) -> tuple[list[str], list[int | None], list[int]]:
+    """A whole scripted match: its moves, their seats (None: Weiter), and the plies where rounds ended."""
+    state = HANSE.new_game({"seals_to_win": seals_to_win}, seed)
+    done = {"horse": False, "rats": False}
+    rng = random.Random(seed)
+    moves, seats, round_ends = [], [], []
+    while HANSE.outcome(state) is None:
+        phase = HANSE.view(state, 0)["phase"]
+        if phase == "pause":
+            state = HANSE.apply(state, "weiter", None)
+            moves.append("weiter")
+            seats.append(None)
+            continue
+        seat = HANSE.to_move(state)[0]
+        text = hanse_pick(state, done, rng).text
+        state = HANSE.apply(state, text, seat)
+        moves.append(text)
+        seats.append(seat)
+        if HANSE.view(state, 0)["phase"] != "spiel":
+            round_ends.append(len(moves))
+    return moves, seats, round_ends
+
+
+
+def test_hanse_replay_every_round_move_by_move_with_both_hands(browser, services, pool, shots) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    lobby, _ = services
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url)
+    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
+    moves, seats, round_ends = hanse_match(HANSE_SEED)
+    try:
+        winner = HANSE.outcome(replay_state(moves, seats)).winner
+        game_id = stored_game(pool, "hanse", [anna_user["id"], bert_user["id"]], moves, seats, winner)
+        anna.goto(f"{lobby.url}/#/nachspielen/{game_id}")
+        total = len(moves)
+        anna.get_by_test_id("ply").filter(has_text=f"{total} / {total}").wait_for()
+        # ◀ ▶, the move list and the download are there; at the end both hands lie open.
+        for part in ("nav-first", "nav-back", "nav-forward", "nav-last", "download"):
+            expect(anna.get_by_test_id(part)).to_be_visible()
+        expect(anna.get_by_test_id("move")).to_have_count(total)
+        expect(anna.get_by_test_id("open-hand")).to_have_count(2)
+        expect(anna.get_by_test_id("rundentafel")).to_contain_text(f"Rundentafel {len(round_ends)}")
+        anna.screenshot(path=str(shots / "replay-hanse-end.png"))
+        # The start: both hands open, as dealt; no Rundentafel.
+        anna.get_by_test_id("nav-first").click()
+        start = HANSE.open_view(HANSE.new_game({}, HANSE_SEED))
+        for seat in (0, 1):
+            expect(anna.locator(f"[data-testid=open-hand][data-seat='{seat}'] [data-card]")).to_have_count(
+                len(start["players"][seat]["hand"]))
+        expect(anna.get_by_test_id("rundentafel")).to_have_count(0)
+        # Each round's end shows its Rundentafel (no Weiter button in a replay); the next round's moves do not.
+        for number, end in enumerate(round_ends[:-1], start=1):
+            anna.get_by_test_id("move").nth(end - 1).click()
+            expect(anna.get_by_test_id("ply")).to_have_text(f"{end} / {total}")
+            expect(anna.get_by_test_id("rundentafel")).to_contain_text(f"Rundentafel {number}")
+            expect(anna.get_by_test_id("weiter")).to_have_count(0)
+            expect(anna.get_by_test_id("open-hand")).to_have_count(2)
+            if number == 1:
+                anna.screenshot(path=str(shots / "replay-hanse-round-1.png"))
+            anna.get_by_test_id("move").nth(end + 1).click()  # Weiter, then the next round's first move
+            expect(anna.get_by_test_id("rundentafel")).to_have_count(0)
+            anna.keyboard.press("ArrowLeft")
+            expect(anna.get_by_test_id("ply")).to_have_text(f"{end + 1} / {total}")
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def replay_state(moves: list[str], seats: list[int | None]) -> Any:
+    state = HANSE.new_game({}, HANSE_SEED)
+    for text, seat in zip(moves, seats, strict=True):
+        state = HANSE.apply(state, text, seat)
+    return state
+
+
+def test_hanse_match_end_view_table_bar_and_no_old_rundentafel_in_the_next_round(browser, services, pool, shots) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    lobby, _ = services
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url, viewport={"width": 1280, "height": 720})
+    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
+    moves, seats, _ends = hanse_match(HANSE_SEED)
+    try:
+        winner = HANSE.outcome(replay_state(moves, seats)).winner
+        game_id = stored_game(pool, "hanse", [anna_user["id"], bert_user["id"]], moves, seats, winner)
+        anna.goto(f"{lobby.url}/#/partie/{game_id}")
+        anna.get_by_test_id("result-line").wait_for()
+        # Tisch ansehen: the end table (both hands open), and a bar with Ergebnis zeigen and Wartesaal.
+        anna.get_by_test_id("view-table").click()
+        expect(anna.get_by_test_id("result")).to_be_hidden()
+        bar = anna.get_by_test_id("after-bar")
+        expect(bar).to_be_visible()
+        expect(bar.get_by_test_id("show-result")).to_have_text("Ergebnis zeigen")
+        expect(bar.get_by_test_id("bar-wartesaal")).to_have_text("Wartesaal")
+        assert_in_view(anna, bar, "after-bar")
+        expect(anna.get_by_test_id("open-hand")).to_have_count(1)  # the opponent's; one's own lies in one's hand
+        expect(anna.get_by_test_id("hand")).to_be_visible()
+        anna.screenshot(path=str(shots / "hanse-view-table.png"))
+        bar.get_by_test_id("show-result").click()
+        expect(anna.get_by_test_id("result")).to_be_visible()
+        expect(bar).to_be_hidden()
+        anna.get_by_test_id("view-table").click()
+        bar.get_by_test_id("bar-wartesaal").click()
+        anna.wait_for_function("location.hash === '#/'")
+
+        # Against the computer, after Weiter the first round's Rundentafel is gone.
+        with pool.connection() as conn, conn.transaction():
+            computer = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
+                                              seats=[anna_user["id"], None], mode="computer", clock=None,
+                                              rated=False, stake=0, strength="leicht")
+        hanse_round_in_db(pool, computer, HANSE_SEED)
+        anna.goto(f"{lobby.url}/#/partie/{computer}")
+        expect(anna.get_by_test_id("rundentafel")).to_be_visible()
+        anna.get_by_test_id("weiter").click()
+        expect(anna.get_by_test_id("rundentafel")).to_have_count(0)
+        expect(anna.get_by_test_id("market-card")).to_have_count(5)
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+# German words of the interface that have no place in an English page (names of players, the
+# games and the Spielcenter's own terms such as Wartesaal, Taler, Ratsmarke stay as they are).
+GERMAN_WORDS = {
+    "und", "der", "die", "das", "ist", "nicht", "mit", "für", "ein", "eine", "einen", "du", "dein", "deine", "noch",
+    "zug", "züge", "spieler", "gegner", "aufgeben", "remis", "zurück", "hilfe", "gefahr", "feldnamen", "wabennamen",
+    "runde", "stapel", "stall", "siegel", "partie", "partien", "gewertet", "freundschaft", "einsatz", "bedenkzeit",
+    "abmelden", "anmelden", "spielen", "ansicht", "musik", "nachspielen", "statistik", "aufstellung", "fertig",
+    "weiter", "ergebnis", "tisch", "ohne", "uhr", "gewonnen", "verloren", "alle", "stärke", "leicht", "mittel",
+    "stark", "serie", "übung", "sterne", "punkte", "halbzüge", "halbzug", "verlässt", "verliert", "heute", "zeigen",
+    "ansehen", "herunterladen", "kopieren", "anleitung", "regeln", "spielziel", "gegen", "beim", "aus",
+    "ziel", "brett", "drehen", "zuschauen", "schaust", "lade", "nach", "gewinnt", "steuerung",
+    "bewertet", "kostenlos", "gespielt", "tagesliste", "versuch", "aufgaben", "lösung", "nächste", "vorherige",
+    "verbindung", "einstellungen", "farben", "tauschen", "beginnt", "herausforderungen", "schnelle",
+    "suchen", "senden", "nachricht", "schreiben", "konto", "anlegen", "rangliste", "monatsliste",
+}
+
+
+def german_words(page, names: list[str]) -> set[str]:  # noqa: ANN001
+    text = page.locator("#app").inner_text()
+    for name in names:
+        text = text.replace(name, " ")
+    return {w for w in re.findall(r"[A-Za-zÄÖÜäöüß]+", text) if w.lower() in GERMAN_WORDS}
+
+
+def test_english_pages_carry_no_german_ui_word(browser, services, pool, shots) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    lobby, _ = services
+    ctx_a, anna, anna_user = member_page(browser, lobby.url, viewport={"width": 1400, "height": 900})
+    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
+    names = [anna_user["name"], bert_user["name"]]
+    try:
+        tables = {}
+        with pool.connection() as conn, conn.transaction():
+            for game in ("hexagon", "bullet", "general", "hanse"):
+                tables[game] = game_store.create_game(
+                    conn, game=game, options={}, seed=HANSE_SEED, seats=[anna_user["id"], bert_user["id"]],
+                    mode="wartesaal", clock={"base_ms": 300_000, "inc_ms": 3_000}, rated=False, stake=0)
+            finished = game_store.create_game(conn, game="hexagon", options={}, seed=1,
+                                              seats=[anna_user["id"], bert_user["id"]], mode="wartesaal",
+                                              clock={"base_ms": 180_000, "inc_ms": 2_000}, rated=True, stake=0)
+            finish(conn, finished, 0)
+        found: dict[str, set[str]] = {}
+        # Each table opened in German, then switched to English where it stands.
+        for game, game_id in tables.items():
+            anna.goto(f"{lobby.url}/#/partie/{game_id}")
+            anna.get_by_test_id("resign").wait_for()
+            anna.locator("nav.languages button[data-lang=en]").click()
+            expect(anna.get_by_test_id("resign")).to_have_text("Resign")
+            found[f"table {game}"] = german_words(anna, names)
+            anna.screenshot(path=str(shots / f"english-table-{game}.png"))
+            anna.locator("nav.languages button[data-lang=de]").click()
+        anna.locator("nav.languages button[data-lang=en]").click()
+        pages = {
+            "wartesaal": ("#/", "player"), "replay": (f"#/nachspielen/{finished}", "replay-page"),
+            "game page": ("#/spiel/hanse", "game-title"), "my games": ("#/meine-partien", "my-games-page"),
+            "daily market": ("#/tagesmarkt", "daily-status"), "puzzles": ("#/handelsaufgaben", None),
+            "computer": ("#/computer", None), "live": ("#/live", None),
+        }
+        for what, (route, ready) in pages.items():
+            anna.goto(f"{lobby.url}/{route}")
+            if ready:
+                anna.get_by_test_id(ready).first.wait_for()
+            anna.wait_for_load_state("networkidle")
+            found[what] = german_words(anna, names)
+            anna.screenshot(path=str(shots / f"english-{what.replace(' ', '-')}.png"))
+        assert not any(found.values()), {k: sorted(v) for k, v in found.items() if v}
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_cards_and_pieces_have_drawn_faces_on_the_table_and_in_the_info(browser, services, pool, shots) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    lobby, _ = services
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url, viewport={"width": 1400, "height": 900})
+    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
+    try:
+        with pool.connection() as conn, conn.transaction():
+            hanse = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
+                                           seats=[anna_user["id"], bert_user["id"]], mode="wartesaal",
+                                           clock=None, rated=False, stake=0)
+            general = game_store.create_game(conn, game="general", options={}, seed=3,
+                                             seats=[anna_user["id"], bert_user["id"]], mode="wartesaal",
+                                             clock=None, rated=False, stake=0)
+        anna.goto(f"{lobby.url}/#/partie/{hanse}")
+        expect(anna.get_by_test_id("market-card")).to_have_count(5)
+        # Every card on the table carries its good's drawn face; the opponent's hand shows backs.
+        for card in anna.get_by_test_id("market-card").all() + anna.get_by_test_id("hand-card").all():
+            assert card.locator(f"svg.card-face[data-face='{card.get_attribute('data-card')}']").count() == 1
+        backs = HANSE.view(HANSE.new_game({}, HANSE_SEED), 0)["players"][1]["hand_count"]
+        expect(anna.locator("[data-testid=opponent-hand] svg.card-face[data-face=back]")).to_have_count(backs)
+        first = anna.get_by_test_id("market-card").first
+        first.hover()
+        expect(anna.locator(f"[data-testid=card-info-face] svg.card-face[data-face='{first.get_attribute('data-card')}']")).to_be_visible()
+        anna.screenshot(path=str(shots / "faces-hanse.png"))
+
+        anna.goto(f"{lobby.url}/#/partie/{general}")
+        anna.get_by_test_id("presets").wait_for()
+        anna.locator("[data-preset]").first.click()
+        anna.wait_for_function("document.querySelectorAll('svg.general g.piece').length === 40")
+        # Mine, Fahne and Spion are drawn emblems on the board; the Karten-Info shows the piece's face.
+        for rank, count in (("B", 6), ("F", 1), ("S", 1)):
+            expect(anna.locator(f"svg.general g.piece[data-rank='{rank}'] g.emblem")).to_have_count(count)
+        anna.locator("svg.general g.piece[data-rank='10']").hover()
+        expect(anna.locator("[data-testid=card-info-face] svg.piece-face[data-face='10']")).to_be_visible()
+        anna.screenshot(path=str(shots / "faces-general.png"))
+    finally:
+        ctx_a.close()
+        ctx_b.close()
