@@ -409,6 +409,19 @@ def test_the_daily_choice_is_keyed_with_the_servers_secret() -> None:
             assert ours != [puzzle_play.daily_puzzle(game, day, "another-secret").id for day in days]
 
 
+def test_no_daily_puzzle_comes_back_before_the_whole_pool_had_its_day() -> None:
+    """The day after its day a daily puzzle's solution is shown; so no later day of its cycle may
+    bring it again.  Over two whole cycles every day of a cycle has a puzzle of its own, and
+    each cycle is the whole pool."""
+    for game in GAMES:
+        pool = {p.id for p in puzzle_play.daily_pool(game)}
+        start = dt.date.fromordinal((dt.date(2027, 1, 1).toordinal() // len(pool) + 1) * len(pool))
+        for cycle in range(2):
+            first = start + dt.timedelta(days=cycle * len(pool))
+            days = [first + dt.timedelta(days=n) for n in range(len(pool))]
+            assert {puzzle_play.daily_puzzle(game, day, TEST_SECRET).id for day in days} == pool, (game, cycle)
+
+
 def test_the_theme_filter_and_a_streak(lobby: ServiceProcess) -> None:
     hanna = guest(lobby.url)
     themes = [t["key"] for t in hanna.get(url(lobby, "hexagon", "/uebersicht"), timeout=10).json()["themes"]]
@@ -560,34 +573,3 @@ def test_a_streak_starts_below_the_rating_and_rises_with_each_solved_puzzle(pool
     assert fresh["streak"]["length"] == 0
     tried |= {attempt["puzzle_id"]}
     assert fresh["puzzle_id"] in _nearest(pool, game, targets[0], tried)
-
-
-def test_the_id_migration_moves_stored_rows_to_the_stable_ids(pool) -> None:  # noqa: ANN001
-    """Migration 0021 maps the earlier positional ids (``hexagon-0001``) of every puzzle the
-    catalogue still holds to its stable id: a rating and an attempt stored under an old id
-    follow the puzzle (run once more here inside a transaction that is rolled back)."""
-    import re
-
-    sql = (db.MIGRATIONS_DIR / "0021_puzzle_stable_ids.sql").read_text(encoding="utf-8")
-    pairs = re.findall(r"\('([a-z]+-\d{4})', '([a-z]+-[0-9a-f]{10})'\)", sql)
-    assert len(pairs) >= 100 and len({new for _old, new in pairs}) == len(pairs)
-    assert all(catalog.get(new) is not None and new.split("-")[0] == old.split("-")[0] for old, new in pairs)
-    with pool.connection() as conn:  # a puzzle nobody here has tried yet (other tests rate some)
-        used = {r["puzzle_id"] for r in conn.execute("SELECT puzzle_id FROM puzzle_ratings UNION"
-                                                      " SELECT puzzle_id FROM puzzle_attempts")}
-    old, new = next((o, n) for o, n in pairs if n not in used)
-    game = old.split("-")[0]
-    account = accounts.create_guest(pool)
-    with pool.connection() as conn:
-        with conn.transaction() as tx:
-            conn.execute("INSERT INTO puzzle_ratings (game, puzzle_id, rating, rd, volatility, attempts)"
-                         " VALUES (%s, %s, 1234, 80, 0.06, 7)", (game, old))
-            conn.execute("INSERT INTO puzzle_attempts (user_id, game, puzzle_id, mode, counted, status, finished_at)"
-                         " VALUES (%s, %s, %s, 'rated', true, 'solved', now())", (account.id, game, old))
-            conn.execute(sql)
-            rated = conn.execute("SELECT rating, attempts FROM puzzle_ratings WHERE game = %s AND puzzle_id = %s",
-                                 (game, new)).fetchone()
-            tried = conn.execute("SELECT puzzle_id FROM puzzle_attempts WHERE user_id = %s", (account.id,)).fetchall()
-            assert (rated["rating"], rated["attempts"]) == (1234, 7) and [r["puzzle_id"] for r in tried] == [new]
-            assert conn.execute("SELECT count(*) AS n FROM puzzle_ratings WHERE puzzle_id = %s", (old,)).fetchone()["n"] == 0
-            raise psycopg.Rollback(tx)

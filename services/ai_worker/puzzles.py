@@ -287,7 +287,8 @@ def make_puzzles(game: str, count: int, seed: int = 1, log: Callable[[str], None
                 break
             if ply >= MIN_PLY:
                 found = _puzzle_at(source, state, options, seen, {"seed": seed, "game": gseed, "ply": ply})
-                if found is not None and found[1]["id"] not in ids and all(found[0] != c[1] for c in candidates):
+                if found is not None and found[1]["id"] not in ids and all(
+                        found[0] != c[1] and found[1]["id"] != c[2]["id"] for c in candidates):
                     candidates.append((ply, *found))
             state = source.advance(state, rng)
         for ply, key, found in select(candidates, source.single_per_game)[: count - len(added)]:
@@ -351,7 +352,7 @@ def _puzzle_at(source: Source, state: Any, options: dict[str, Any], seen: finder
     rung = finder.rung_needed(bare, source.values, source.efforts, line.moves[0])
     derived = themes.derive(source.name, engine, bare, line.moves, seat)
     puzzle = catalog.Puzzle(
-        id=catalog.stable_id(source.name, source.public_key(bare), line.moves), game=source.name,
+        id=catalog.stable_id(source.name, source.public_key(bare)), game=source.name,
         options=dict(options), position=engine.to_json(bare), seat=seat, solution=line.moves,
         themes=derived.themes, task=derived.task,
         rating=finder.initial_rating(rung, (len(line.moves) + 1) // 2, len(engine.legal_moves(bare))), source=origin)

@@ -99,14 +99,21 @@ def daily_pool(game: str) -> list[catalog.Puzzle]:
 
 
 def daily_puzzle(game: str, day: dt.date, secret: str) -> catalog.Puzzle:
-    """The puzzle of ``game`` on ``day`` (Europe/Berlin): an HMAC-SHA-256 keyed with the server's
-    secret picks it from the daily pool, so every player gets the same one that day and nobody
-    outside the installation can tell a later day's in advance (as the Tagesmarkt's deal)."""
+    """The puzzle of ``game`` on ``day`` (Europe/Berlin): the days run through the daily pool in
+    cycles of its size, each cycle in an order keyed with the server's secret (HMAC-SHA-256), so
+    every player gets the same one that day, nobody outside the installation can tell a later
+    day's in advance (as the Tagesmarkt's deal), and no puzzle comes back before the whole pool
+    has had its day: a solution shown the day after its day is not the answer to another day
+    of the same cycle."""
     pool = daily_pool(game)
     if not pool:
         raise _none_yet()
-    digest = hmac.new(secret.encode(), f"aufgabe-{game}-{day.isoformat()}".encode(), hashlib.sha256).digest()
-    return pool[int.from_bytes(digest[:8], "big") % len(pool)]
+    cycle, place = divmod(day.toordinal(), len(pool))
+
+    def order(puzzle: catalog.Puzzle) -> bytes:
+        return hmac.new(secret.encode(), f"aufgabe-{game}-{cycle}-{puzzle.id}".encode(), hashlib.sha256).digest()
+
+    return sorted(pool, key=order)[place]
 
 
 def offered(game: str) -> list[catalog.Puzzle]:

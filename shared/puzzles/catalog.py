@@ -64,7 +64,7 @@ theme_names: dict[str, dict[str, str]] = {
 class Puzzle:
     """One Aufgabe (see the module docstring)."""
 
-    id: str  # "hexagon-3f9c0a12be": :func:`stable_id` of the position and the solution
+    id: str  # "hexagon-3f9c0a12be": :func:`stable_id` of what the solver sees of the position
     game: str  # "hexagon" | "bullet" | "general"
     options: dict[str, Any]  # the engine options of the position's game
     position: dict[str, Any]  # engine.to_json(start state): full state, server side only
@@ -138,12 +138,15 @@ def _by_id() -> dict[str, Puzzle]:
     return {p.id: p for game in GAMES for p in load(game)}
 
 
-def stable_id(game: str, public_key: str, solution: list[str]) -> str:
+def stable_id(game: str, public_key: str) -> str:
     """A puzzle's id: its game and a hash of what the solver sees of the start position
-    (``public_key``: never a hidden rank, as the id reaches the browser) and of the
-    solution line.  The same puzzle gets the same id in every run, whatever its place in
-    the file, so stored ratings and attempts stay with their puzzle when a run adds more."""
-    digest = hashlib.sha256(f"{game}|{public_key}|{' '.join(solution)}".encode()).hexdigest()
+    (``public_key``: never a hidden rank).  The id reaches the browser before the attempt
+    ends, so it depends on nothing the solver may not know: with the solution in the hash, a
+    client could hash each legal move and find the one whose hash is the id.  The same
+    puzzle gets the same id in every run, whatever its place in the file, so stored ratings
+    and attempts stay with their puzzle when a run adds more (a file never holds two
+    puzzles of one position, and a run skips a position whose id is taken)."""
+    digest = hashlib.sha256(f"{game}|{public_key}".encode()).hexdigest()
     return f"{game}-{digest[:ID_DIGITS]}"
 
 
