@@ -537,6 +537,39 @@ def test_logout_ends_the_sessions_open_lobby_and_game_sockets(lobby: ServiceProc
             close_soon(client)
 
 
+def test_a_guest_who_registers_and_logs_out_ends_the_guest_eras_sockets_and_cookie(
+        lobby: ServiceProcess, game_service: ServiceProcess) -> None:  # noqa: F811
+    """A guest's cookie, game ticket and sockets act for the account once the guest registers
+    (the guest row becomes the account); the account's logout ends them as well, not only the
+    cookie that the registration set."""
+    olga_http = guest(lobby.url, lang="en")
+    guest_cookie = olga_http.cookies.get(SESSION_COOKIE)
+    ticket = olga_http.get(f"{lobby.url}/api/game-ticket", timeout=10).json()["token"]
+    wartesaal = WartesaalClient(lobby.url, olga_http, lang="en")
+    table = SocketProbe(game_service.url, ticket, path=GAME_PATH, lang="en").connect()
+    copy = requests.Session()
+    copy.cookies.set(SESSION_COOKIE, guest_cookie)
+    try:
+        wartesaal.wait_for("welcome")
+        name = f"olga{uuid.uuid4().hex[:8]}"
+        response = olga_http.post(f"{lobby.url}/api/register", json={"name": name, "password": "richtig-12345"},
+                                  timeout=30)
+        assert response.status_code == 200, response.text
+        assert olga_http.cookies.get(SESSION_COOKIE) != guest_cookie
+        assert copy.get(f"{lobby.url}/api/me", timeout=10).json()["user"]["name"] == name
+
+        assert olga_http.post(f"{lobby.url}/api/logout", timeout=10).status_code == 200
+        wait_until(lambda: not (wartesaal.sio.connected or table.client.connected), 2.0,
+                   "the guest-era sockets are still open after the account's logout")
+        assert [e["code"] for e in wartesaal.received("error")] == ["session_ended"]
+        assert copy.get(f"{lobby.url}/api/me", timeout=10).json()["error"]["code"] == "not_logged_in"
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            SocketProbe(game_service.url, ticket, path=GAME_PATH).connect(timeout=5)
+    finally:
+        table.close()
+        close_soon(wartesaal)
+
+
 def test_a_logout_whose_announcement_was_lost_still_ends_the_sockets_within_seconds(
         game_service: ServiceProcess, pool) -> None:  # noqa: ANN001
     """The session recorded as ended with no word on Redis (as when Redis was away at the logout):

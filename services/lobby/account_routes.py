@@ -67,9 +67,9 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
             "balance": ledger.balance(pool, account.id),
         }
 
-    def signed_in(account: Account, status: int = 200) -> tuple[Response, int]:
+    def signed_in(account: Account, status: int = 200, sid: str | None = None) -> tuple[Response, int]:
         response = jsonify({"user": user_json(account)})
-        set_session(response, account, settings)
+        set_session(response, account, settings, sid)
         return response, status
 
     def credentials() -> dict:
@@ -110,7 +110,8 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
     @bp.post("/register")
     def register():  # noqa: ANN202
         body = credentials()
-        current = account_from(request, settings, pool)
+        session = session_from(request, settings, pool)
+        current = accounts.get(pool, session["uid"]) if session else None
         if current is not None and not current.guest:
             raise ProtocolError("already_registered")
         # The rules first: a typo costs no registration of the hour.
@@ -122,7 +123,9 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
         account = accounts.register(pool, name, body["password"], current.id if current else None, run_cpu=_off_hub)
         login_throttle.record_success(lobby.redis, account.name, address)
         event(lobby.log, "registered", user_id=account.id, from_guest=current is not None)
-        return signed_in(account, 201 if current is None else 200)
+        # A guest who registers stays in its session: the guest's cookie copies, game tickets and
+        # open sockets now act for the account, so the account's logout must end them too.
+        return signed_in(account, 201 if current is None else 200, session["sid"] if current else None)
 
     @bp.post("/login")
     def login():  # noqa: ANN202

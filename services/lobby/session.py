@@ -26,10 +26,11 @@ def account_from(request: Request, settings: Settings, pool) -> Account | None: 
     return accounts.get(pool, claims["uid"]) if claims else None
 
 
-def set_session(response: Response, account: Account, settings: Settings) -> None:
+def set_session(response: Response, account: Account, settings: Settings, sid: str | None = None) -> None:
+    """Sign ``account`` in on this response: in session ``sid``, or a new session when None."""
     response.set_cookie(
         SESSION_COOKIE,
-        auth_token.issue(account.id, account.name, settings.secret_key),
+        auth_token.issue(account.id, account.name, settings.secret_key, sid),
         max_age=settings.session_max_age,
         httponly=True,
         secure=settings.cookie_secure,
