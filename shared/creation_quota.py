@@ -13,7 +13,9 @@ a fixed hour (Redis, from the first one); beyond its limit the answer is
   („Gegner suchen") opened in the Wartesaal: each one appears on another player's screen (a
   seek on everyone's), and withdrawing it lets the next one pass the open-challenge limits;
 - ``invitation``: per account, :data:`INVITATIONS_PER_HOUR` Postfach invitations sent (each
-  one a row and a badge update for the invitee, however soon it is withdrawn).
+  one a row and a badge update for the invitee, however soon it is withdrawn);
+- ``quick``: per account, :data:`QUICK_JOINS_PER_HOUR` entries into the Schnelle Partie pool (each
+  one, and the cancel after it, redraws the pool's count on every waiting player's screen).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ WINDOW_SECONDS = 3600
 TABLES_PER_HOUR = 60
 CHALLENGES_PER_HOUR = 60
 INVITATIONS_PER_HOUR = 30
+QUICK_JOINS_PER_HOUR = 60
 
 # Count this one and start the hour at the first; answer the count and the hour's seconds left.
 _COUNT = """

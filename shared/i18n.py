@@ -135,6 +135,12 @@ TEXTS: dict[str, dict[str, str]] = {
               " Bitte versuche es in {minutes} Minuten noch einmal.",
         "en": "You have already sent {limit} invitations in the last hour. Please try again in {minutes} minutes.",
     },
+    "quick_throttled": {
+        "de": "Du hast dich in der letzten Stunde schon {limit}-mal für eine Schnelle Partie angestellt."
+              " Bitte versuche es in {minutes} Minuten noch einmal – oder fordere jemanden heraus.",
+        "en": "You have already joined Quick match {limit} times in the last hour."
+              " Please try again in {minutes} minutes – or challenge someone.",
+    },
     "registration_throttled": {
         "de": "Von deiner Adresse wurden in der letzten Stunde schon {limit} Konten registriert."
               " Bitte versuche es in {minutes} Minuten noch einmal.",

@@ -38,7 +38,7 @@ from services.embedded import free_port
 from services.lobby.client_address import trust_proxies
 from shared import auth_token, creation_quota, db, ledger, login_throttle, session_sockets
 from shared import challenge as negotiation
-from tests.lobby_fixtures import SESSION_COOKIE, WartesaalClient, guest, registered
+from tests.lobby_fixtures import SESSION_COOKIE, WartesaalClient, guest, redis_client, registered  # noqa: F401
 from tests.stack import ROOT, Infra, ServiceProcess, SocketProbe, wait_until
 from tests.test_tables_local import new_local
 from tests.test_tables_support import GAME_PATH, SECRET, TableClient, legal_texts, load, new_game, players, token
@@ -764,6 +764,31 @@ def test_nobody_floods_another_player_by_challenging_and_withdrawing_again_and_a
     finally:
         for client in (mallory, victim, friend):
             close_soon(client)
+
+
+def test_nobody_floods_the_quick_match_pool_by_joining_and_cancelling_again_and_again(
+        lobby: ServiceProcess, redis_client) -> None:  # noqa: ANN001, F811
+    """Each entry into the Schnelle Partie pool (and the cancel after it) redraws the pool's count on
+    every waiting player's screen: an account enters at most QUICK_JOINS_PER_HOUR times an hour, then
+    the refusal says so in its language and the account is not in the pool."""
+    mallory_http = guest(lobby.url, lang="en")
+    mallory = WartesaalClient(lobby.url, mallory_http, lang="en")
+    mallory_id = mallory_http.user["id"]
+    try:
+        mallory.wait_for("welcome")
+        limit = creation_quota.QUICK_JOINS_PER_HOUR
+        for i in range(limit):
+            mallory.emit("quick:join", {"game": "hexagon", "clocks": ["3+2"]})
+            wait_until(lambda n=i + 1: sum(s["state"] == "waiting" for s in mallory.received("quick:status")) == n,
+                       10, f"join {i + 1} not answered")
+            mallory.emit("quick:cancel", {})
+            wait_until(lambda: redis_client.hget("quick:members", mallory_id) is None, 10, "cancel not done")
+        mallory.emit("quick:join", {"game": "hexagon", "clocks": ["3+2"]})
+        refused = mallory.wait_for("error", lambda e: e["event"] == "quick:join")
+        assert refused["code"] == "quick_throttled" and f"{limit} times" in refused["message"], refused
+        assert redis_client.hget("quick:members", mallory_id) is None
+    finally:
+        close_soon(mallory)
 
 
 def test_nobody_floods_another_players_panel_by_changing_a_challenge_again_and_again(

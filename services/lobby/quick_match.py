@@ -49,7 +49,7 @@ import redis
 from services.lobby.challenge_start import existing_game, start_game
 from services.lobby.wartesaal import Connection, WartesaalSockets, user_room
 from shared import challenge as negotiation
-from shared import i18n, presence
+from shared import creation_quota, i18n, presence
 from shared.challenge import Party
 from shared.logs import event
 from shared.pairing import START_ELO, Seeker, pair_wave
@@ -259,6 +259,7 @@ def register_quick_match(lobby: Lobby, sockets: WartesaalSockets) -> None:
         clocks = accepted_clocks(game, payload["clocks"])
         if _text(lobby.redis.hget("presence:status", conn.user_id)) == "spielt":
             raise ProtocolError("quick_playing")
+        creation_quota.admit(lobby.redis, "quick", str(conn.user_id), creation_quota.QUICK_JOINS_PER_HOUR)
         previous = pool.entry_of(conn.user_id)
         pool.join(Entry(conn.user_id, conn.name, game, clocks, time.time(), lang=conn.lang), time.time())
         tell(conn.user_id)
