@@ -13,7 +13,9 @@ every further attempt must wait a delay that doubles with each failure (up to
   with many addresses slows the guessing at a name down for every stranger, but never for the
   owner at home.
 
-A success clears its name-and-address count and marks the address as known for the name.
+An attempt is counted as a failure when it is admitted, before its password is checked, so
+that a burst of attempts sent at once does not pass all together; a success takes it back,
+clears its name-and-address count and marks the address as known for the name.
 Which address a request comes from is the lobby's business (``TRUSTED_PROXY_HOPS``).
 """
 
@@ -59,21 +61,42 @@ def _known_key(name: str, address: str) -> str:
     return f"login:known:{name_key(name)}:{address}"
 
 
-def check(client: redis.Redis, name: str, address: str, now: float | None = None) -> None:
-    """Raise ``login_wait`` (under a minute) or ``login_throttled`` while this attempt must still wait."""
+# Atomically: the wait this attempt still owes (0 when none) and, when it owes none, the attempt
+# counted as a failure under each key in advance.  KEYS: pair, address, name, known;
+# ARGV: now, forget seconds, max delay, then the free failures of pair, address and name.
+_TAKE_ATTEMPT = """
+local now = tonumber(ARGV[1])
+local wait = 0
+local counted = {1, 2}
+if redis.call('EXISTS', KEYS[4]) == 0 then counted[3] = 3 end
+for _, i in ipairs(counted) do
+  local count = tonumber(redis.call('HGET', KEYS[i], 'count'))
+  local last = tonumber(redis.call('HGET', KEYS[i], 'last'))
+  local free = tonumber(ARGV[3 + i])
+  if count and last and count >= free then
+    local delay = math.min(2 ^ math.min(count - free, 30), tonumber(ARGV[3]))
+    wait = math.max(wait, last + delay - now)
+  end
+end
+if wait > 0 then return tostring(wait) end
+for i = 1, 3 do
+  redis.call('HINCRBY', KEYS[i], 'count', 1)
+  redis.call('HSET', KEYS[i], 'last', ARGV[1])
+  redis.call('EXPIRE', KEYS[i], ARGV[2])
+end
+return '0'
+"""
+
+
+def take_attempt(client: redis.Redis, name: str, address: str, now: float | None = None) -> None:
+    """Admit one login attempt, or raise ``login_wait`` (under a minute) or ``login_throttled``
+    while it must still wait.  An admitted attempt counts as a failure at once, before the
+    password is checked (:func:`record_success` takes it back): otherwise a burst of attempts sent
+    together would all pass while the first were still being checked."""
     now = time.time() if now is None else now
-    with client.pipeline(transaction=False) as pipe:
-        for key in (_pair_key(name, address), _address_key(address), _name_key(name)):
-            pipe.hmget(key, "count", "last")
-        pipe.exists(_known_key(name, address))
-        pair, per_address, per_name, known = pipe.execute()
-    counts = [(pair, FREE_PER_NAME_AND_ADDRESS), (per_address, FREE_PER_ADDRESS)]
-    if not known:
-        counts.append((per_name, FREE_PER_NAME))
-    wait = 0.0
-    for (count, last), free in counts:
-        if count is not None and last is not None:
-            wait = max(wait, float(last) + delay_after(int(count), free) - now)
+    keys = (_pair_key(name, address), _address_key(address), _name_key(name), _known_key(name, address))
+    wait = float(client.eval(_TAKE_ATTEMPT, len(keys), *keys, repr(now), FORGET_SECONDS, MAX_DELAY_SECONDS,
+                             FREE_PER_NAME_AND_ADDRESS, FREE_PER_ADDRESS, FREE_PER_NAME))
     if wait <= 0:
         return
     if wait < 60:
@@ -81,24 +104,31 @@ def check(client: redis.Redis, name: str, address: str, now: float | None = None
     raise ProtocolError("login_throttled", minutes=math.ceil(wait / 60))
 
 
-# Count one failure under each key and stamp it; forget a key FORGET_SECONDS after its last failure.
-_COUNT_FAILURE = """
+def record_failure(client: redis.Redis, name: str, address: str, now: float | None = None) -> None:
+    """The admitted attempt failed: it was counted already; its delay runs from now."""
+    stamp = repr(time.time() if now is None else now)
+    with client.pipeline(transaction=False) as pipe:
+        for key in (_pair_key(name, address), _address_key(address), _name_key(name)):
+            pipe.hset(key, "last", stamp)
+            pipe.expire(key, FORGET_SECONDS)
+        pipe.execute()
+
+
+# Take back an attempt counted in advance under the address and the name (never below zero).
+_TAKE_BACK = """
 for _, key in ipairs(KEYS) do
-  redis.call('HINCRBY', key, 'count', 1)
-  redis.call('HSET', key, 'last', ARGV[1])
-  redis.call('EXPIRE', key, ARGV[2])
+  local count = tonumber(redis.call('HGET', key, 'count'))
+  if count and count > 0 then redis.call('HINCRBY', key, 'count', -1) end
 end
 """
 
 
-def record_failure(client: redis.Redis, name: str, address: str, now: float | None = None) -> None:
-    keys = (_pair_key(name, address), _address_key(address), _name_key(name))
-    client.eval(_COUNT_FAILURE, len(keys), *keys, repr(time.time() if now is None else now), FORGET_SECONDS)
-
-
-def record_success(client: redis.Redis, name: str, address: str) -> None:
-    """The name logged in (or registered) from ``address``: that address is the owner's."""
+def record_success(client: redis.Redis, name: str, address: str, attempted: bool = True) -> None:
+    """The name logged in (or registered) from ``address``: that address is the owner's.
+    ``attempted``: the success ends an attempt that :func:`take_attempt` counted in advance."""
     with client.pipeline(transaction=False) as pipe:
         pipe.delete(_pair_key(name, address))
+        if attempted:
+            pipe.eval(_TAKE_BACK, 2, _address_key(address), _name_key(name))
         pipe.set(_known_key(name, address), 1, ex=KNOWN_ADDRESS_SECONDS)
         pipe.execute()

@@ -171,6 +171,27 @@ def test_failed_logins_from_one_address_make_it_wait_longer_each_time(lobby):  #
     assert post(session, f"{lobby.url}/api/login", name=other, password="richtig123").status_code == 200
 
 
+def test_a_burst_of_guesses_sent_at_once_gets_no_more_tries_than_one_by_one(lobby):  # noqa: F811
+    """Checking a password takes a while (argon2): guesses fired together must not all pass the
+    throttle before the first failure is counted.  Of a burst from one address at one name, only
+    the free attempts are checked; the others wait like the next guess after them would."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    name = unique_name()
+    assert requests.post(f"{lobby.url}/api/register", json={"name": name, "password": "richtig123"},
+                         headers={"X-Forwarded-For": f"10.7.{uuid.uuid4().int % 250}.1"}, timeout=30).status_code == 201
+    stranger = {"X-Forwarded-For": f"10.6.{uuid.uuid4().int % 250}.2"}
+
+    def guess(i: int) -> int:
+        return requests.post(f"{lobby.url}/api/login", json={"name": name, "password": f"falsch{i:04d}"},
+                             headers=stranger, timeout=60).status_code
+
+    with ThreadPoolExecutor(max_workers=12) as threads:
+        answers = list(threads.map(guess, range(12)))
+    assert sorted(answers) == [401] * login_throttle.FREE_PER_NAME_AND_ADDRESS + [429] * (
+        12 - login_throttle.FREE_PER_NAME_AND_ADDRESS), answers
+
+
 def test_login_delays_double_up_to_a_cap() -> None:
     free = login_throttle.FREE_PER_NAME_AND_ADDRESS
     delays = [login_throttle.delay_after(n, free) for n in range(free + 15)]

@@ -121,7 +121,7 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
         address = _client_address()
         creation_quota.admit(lobby.redis, "registration", address, settings.registrations_per_hour)
         account = accounts.register(pool, name, body["password"], current.id if current else None, run_cpu=_off_hub)
-        login_throttle.record_success(lobby.redis, account.name, address)
+        login_throttle.record_success(lobby.redis, account.name, address, attempted=False)
         event(lobby.log, "registered", user_id=account.id, from_guest=current is not None)
         # A guest who registers stays in its session: the guest's cookie copies, game tickets and
         # open sockets now act for the account, so the account's logout must end them too.
@@ -131,7 +131,7 @@ def account_blueprint(lobby: Lobby) -> Blueprint:
     def login():  # noqa: ANN202
         body = credentials()
         name, address = accounts.normalize_name(body["name"]), _client_address()
-        login_throttle.check(lobby.redis, name, address)
+        login_throttle.take_attempt(lobby.redis, name, address)
         account = accounts.authenticate(pool, name, body["password"], run_cpu=_off_hub)
         if account is None:
             login_throttle.record_failure(lobby.redis, name, address)
