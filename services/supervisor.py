@@ -199,6 +199,8 @@ class Supervisor:
         self.cleanups: list[Callable[[], None]] = []
         self.children: list[Child] = []
         self.redis: embedded.EmbeddedRedis | None = None  # the embedded one, when it runs
+        self.redis_backoff = 1.0  # seconds before the next try when restarting it failed
+        self.redis_retry_at = 0.0
 
     def request_stop(self, signum: int, _frame: object) -> None:
         logs.event(log, "stop requested", signal=signal.Signals(signum).name)
@@ -222,15 +224,20 @@ class Supervisor:
     def restart_redis_if_dead(self) -> None:
         """The embedded Redis died: start it again on its port with its data (append-only
         file), as a child is restarted; the services reconnect by themselves."""
-        if self.redis is None or self.redis.process.poll() is None:
+        if self.redis is None or self.redis.process.poll() is None or time.monotonic() < self.redis_retry_at:
             return
         log.error("embedded Redis exited; restarting", extra={"fields": {
             "port": self.redis.port, "code": self.redis.process.returncode}})
         try:
             self.redis = embedded.start_redis(self.run_dir / "redis", port=self.redis.port)
-        except RuntimeError:
-            log.exception("embedded Redis did not start; trying again")
+        except (RuntimeError, OSError):
+            # Backing off as for a child that keeps dying; the supervisor itself goes on.
+            log.exception("embedded Redis did not start; trying again", extra={"fields": {
+                "retry_in_s": self.redis_backoff}})
+            self.redis_retry_at = time.monotonic() + self.redis_backoff
+            self.redis_backoff = min(self.redis_backoff * 2, BACKOFF_MAX_S)
             return
+        self.redis_backoff = 1.0
         logs.event(log, "embedded Redis running", port=self.redis.port, pid=self.redis.process.pid)
 
     def wait_ready(self, child: Child) -> bool:
