@@ -8,6 +8,8 @@ how each side wins and loses.
 
     .venv/bin/python -m bench.general_ladder play --opponent previous --games 100 \\
         --samples 0 --budget-s 1.5 --out FILE   # the issue's proof: 1.5 s a move, hours
+    .venv/bin/python -m bench.general_ladder play --opponent previous --games 100 \\
+        --samples 0 --budget-s 0.1 --cpu --shard 0/2 --out FILE   # equal CPU time, two processes
 
 ``previous`` is the frozen former Stark (:mod:`bench.general_previous`), ``mittel`` the
 current Mittel.  Both Stark sides search exactly ``--samples`` sampled positions a move
@@ -27,6 +29,11 @@ Feldmarschall lost to the Spion (``marshal_by_spy``), the fights it started and 
 met as [won, traded, lost], and each Mine strike by a piece
 that is no Mineur with its context (``mine_strike_log``: ply, rank, own Mineure and
 movable pieces left, enemy pieces never moved).
+
+With ``--cpu`` the budget is CPU time: each side's clock is this process's CPU clock while it
+thinks (``time.process_time``), so the load of a shared machine costs neither side anything and
+both get exactly the same.  ``--shard i/n`` plays only the games whose index is ``i`` modulo
+``n`` (several processes, one ``--out`` each; ``summary`` reads them all).
 
 ``speed --samples N``: seconds per move of each player at ``N`` samples over positions
 of a few real games (the same positions for both), for the "equal effort" claim.
@@ -62,6 +69,30 @@ OPPONENTS: dict[str, tuple[ModuleType, str]] = {
     "mittel": (new_player, "mittel"),
 }
 HIGH_RANK = 8
+# The modules whose ``time.monotonic`` is a Stark's clock (the player and its search).
+CLOCKED = ("services.ai_worker.players.general", "services.ai_worker.players.general_search",
+           "bench.general_previous.player", "bench.general_previous.search")
+
+
+class _CpuClock:
+    monotonic = staticmethod(time.process_time)
+
+
+def _think(module: ModuleType, view: dict[str, Any], strength: str, rng: random.Random, samples: int,
+           budget_s: float | None, cpu: bool) -> str:
+    """One move of ``module``: ``samples`` sampled positions, or (``samples`` 0) until ``budget_s``
+    of wall time, or of CPU time with ``cpu``."""
+    if not cpu or samples or not budget_s:
+        deadline = time.monotonic() + (budget_s if not samples and budget_s else SAFETY_S)
+        return module.choose_move(view, strength, deadline, rng, max_samples=samples or None)
+    clocked = [sys.modules[name] for name in CLOCKED if name in sys.modules]
+    for mod in clocked:
+        mod.time = _CpuClock
+    try:
+        return module.choose_move(view, strength, time.process_time() + budget_s, rng, max_samples=None)
+    finally:
+        for mod in clocked:
+            mod.time = time
 
 
 def side_report(state: Any, seat: int) -> dict[str, Any]:
@@ -107,7 +138,7 @@ def _strike_context(state: Any, seat: int, ply: int, rank: int) -> list[int]:
 
 
 def play_game(sides: tuple[tuple[ModuleType, str], tuple[ModuleType, str]], seed: int, samples: int,
-              max_plies: int = MAX_PLIES, budget_s: float | None = None) -> dict[str, Any]:
+              max_plies: int = MAX_PLIES, budget_s: float | None = None, cpu: bool = False) -> dict[str, Any]:
     """One game, ``sides[seat]`` = (player module, strength); Stark sides search ``samples``,
     or with ``samples`` 0 until ``budget_s`` after the move was asked for."""
     rng = random.Random(seed)
@@ -124,10 +155,9 @@ def play_game(sides: tuple[tuple[ModuleType, str], tuple[ModuleType, str]], seed
     while GAME.outcome(state) is None and plies < max_plies:
         seat = GAME.to_move(state)[0]
         module, strength = sides[seat]
-        started = time.monotonic()
-        deadline = started + (budget_s if not samples and budget_s else SAFETY_S)
-        text = module.choose_move(GAME.view(state, seat), strength, deadline, rng, max_samples=samples or None)
-        seconds[seat] += time.monotonic() - started
+        started = time.process_time() if cpu else time.monotonic()
+        text = _think(module, GAME.view(state, seat), strength, rng, samples, budget_s, cpu)
+        seconds[seat] += (time.process_time() if cpu else time.monotonic()) - started
         moves[seat] += 1
         before = state
         state = GAME.apply(state, text, seat)
@@ -152,18 +182,29 @@ def play_game(sides: tuple[tuple[ModuleType, str], tuple[ModuleType, str]], seed
     }
 
 
-def _row(opponent: str, index: int, samples: int, max_plies: int, budget_s: float | None) -> dict[str, Any]:
+def _row(opponent: str, index: int, samples: int, max_plies: int, budget_s: float | None,
+         cpu: bool = False) -> dict[str, Any]:
     new_seat = index % 2
     sides = [OPPONENTS[opponent], OPPONENTS[opponent]]
     sides[new_seat] = (new_player, "stark")
     started = time.monotonic()
-    result = play_game((sides[0], sides[1]), 5000 + index, samples, max_plies, budget_s)
-    return {"opponent": opponent, "samples": samples, "index": index, "new_seat": new_seat, **result,
+    result = play_game((sides[0], sides[1]), 5000 + index, samples, max_plies, budget_s, cpu)
+    return {"opponent": opponent, "samples": samples, "budget_s": None if samples else budget_s,
+            "cpu": bool(cpu and not samples), "index": index, "new_seat": new_seat, **result,
             "seconds": round(time.monotonic() - started, 1)}
 
 
-def read_rows(out: Path, opponent: str, samples: int) -> list[dict[str, Any]]:
-    return ladder_results.read_rows(out, lambda r: r["opponent"] == opponent and r["samples"] == samples)
+def read_rows(out: Path | list[Path], opponent: str, samples: int, budget_s: float | None = None,
+              cpu: bool = False) -> list[dict[str, Any]]:
+    """The games of one pairing and effort in ``out`` (one file or several)."""
+    def same(r: dict[str, Any]) -> bool:
+        return (r["opponent"] == opponent and r["samples"] == samples
+                and (samples or (r.get("budget_s") == budget_s and r.get("cpu", False) == cpu)))
+
+    rows = []
+    for path in out if isinstance(out, list) else [out]:
+        rows.extend(ladder_results.read_rows(path, same))
+    return rows
 
 
 def _mean(rows: list[dict[str, Any]], who: str, key: str) -> float | None:
@@ -195,18 +236,18 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def play(opponent: str, games: int, samples: int, out: Path, max_plies: int,
-         budget_s: float | None = None) -> dict[str, Any]:
-    done = {r["index"] for r in read_rows(out, opponent, samples)}
+         budget_s: float | None = None, cpu: bool = False, shard: tuple[int, int] = (0, 1)) -> dict[str, Any]:
+    done = {r["index"] for r in read_rows(out, opponent, samples, budget_s, cpu)}
     with out.open("a") as sink:
         for index in range(games):
-            if index in done:
+            if index in done or index % shard[1] != shard[0]:
                 continue
-            row = _row(opponent, index, samples, max_plies, budget_s)
+            row = _row(opponent, index, samples, max_plies, budget_s, cpu)
             sink.write(json.dumps(row) + "\n")
             sink.flush()
             print(f"game {index}: winner {row['winner']} (new seat {row['new_seat']}) {row['reason']} "
                   f"{row['plies']} plies {row['seconds']} s", file=sys.stderr, flush=True)
-    rows = [r for r in read_rows(out, opponent, samples) if r["index"] < games]
+    rows = [r for r in read_rows(out, opponent, samples, budget_s, cpu) if r["index"] < games]
     return summary(sorted(rows, key=lambda r: r["index"]))
 
 
@@ -253,18 +294,23 @@ def main() -> None:
         cmd.add_argument("--opponent", choices=sorted(OPPONENTS), default="previous")
         cmd.add_argument("--games", type=int, default=100)
         cmd.add_argument("--samples", type=int, default=40)
-        cmd.add_argument("--out", type=Path, required=True)
+        cmd.add_argument("--out", type=Path, required=True, nargs="+" if name == "summary" else None)
         cmd.add_argument("--max-plies", type=int, default=MAX_PLIES)
         cmd.add_argument("--budget-s", type=float, default=None,
                          help="with --samples 0: each side thinks this long a move (the issue's 1.5 s)")
+        cmd.add_argument("--cpu", action="store_true", help="--budget-s is CPU time of this process, not wall time")
+    sub.choices["play"].add_argument("--shard", default="0/1", help="i/n: only the games whose index is i modulo n")
     fast = sub.add_parser("speed")
     fast.add_argument("--samples", type=int, default=40)
     fast.add_argument("--positions", type=int, default=12)
     args = parser.parse_args()
     if args.command == "play":
-        result = play(args.opponent, args.games, args.samples, args.out, args.max_plies, args.budget_s)
+        shard = tuple(int(part) for part in args.shard.split("/"))
+        result = play(args.opponent, args.games, args.samples, args.out, args.max_plies, args.budget_s, args.cpu,
+                      (shard[0], shard[1]))
     elif args.command == "summary":
-        rows = [r for r in read_rows(args.out, args.opponent, args.samples) if r["index"] < args.games]
+        rows = [r for r in read_rows(args.out, args.opponent, args.samples, args.budget_s, args.cpu)
+                if r["index"] < args.games]
         result = summary(sorted(rows, key=lambda r: r["index"]))
     else:
         result = speed(args.samples, args.positions)
