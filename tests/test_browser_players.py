@@ -657,8 +657,8 @@ def test_hanse_match_end_view_table_bar_and_no_old_rundentafel_in_the_next_round
 
     lobby, _ = services
     ctx_a, anna, anna_user = guest_page(browser, lobby.url, viewport={"width": 1280, "height": 720})
-    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
-    moves, seats, _ends = hanse_match(HANSE_SEED)
+    ctx_b, bert, bert_user = guest_page(browser, lobby.url, viewport={"width": 1280, "height": 720})
+    moves, seats, round_ends = hanse_match(HANSE_SEED)
     try:
         winner = HANSE.outcome(replay_state(moves, seats)).winner
         game_id = stored_game(pool, "hanse", [anna_user["id"], bert_user["id"]], moves, seats, winner)
@@ -682,17 +682,74 @@ def test_hanse_match_end_view_table_bar_and_no_old_rundentafel_in_the_next_round
         bar.get_by_test_id("bar-wartesaal").click()
         anna.wait_for_function("location.hash === '#/'")
 
-        # Against the computer, after Weiter the first round's Rundentafel is gone.
+        # Against the computer: Weiter ends the first round's Rundentafel, and the second round
+        # begins without it.
         with pool.connection() as conn, conn.transaction():
             computer = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
                                               seats=[anna_user["id"], None], mode="computer", clock=None,
                                               rated=False, stake=0, strength="leicht")
-        hanse_round_in_db(pool, computer, HANSE_SEED)
+        round_state = hanse_round_in_db(pool, computer, HANSE_SEED)
+        assert HANSE.to_move(HANSE.apply(round_state, "weiter", None)) == (0,)  # Anna begins round 2
         anna.goto(f"{lobby.url}/#/partie/{computer}")
-        expect(anna.get_by_test_id("rundentafel")).to_be_visible()
+        expect(anna.get_by_test_id("rundentafel")).to_contain_text("Rundentafel 1")
         anna.get_by_test_id("weiter").click()
         expect(anna.get_by_test_id("rundentafel")).to_have_count(0)
         expect(anna.get_by_test_id("market-card")).to_have_count(5)
+        expect(anna.get_by_test_id("board")).to_contain_text("Runde 2")
+        # The match ends in round 2 by the table (here: Anna resigns). Its end view is "ende" like
+        # a match the seals decided, but round 2 has no Rundentafel: the first round's must not
+        # come back over round 2's cards (it did), neither under the result box nor after
+        # Tisch ansehen. Stepping back to round 1's end still shows it there.
+        anna.get_by_test_id("resign").click()
+        anna.get_by_test_id("resign").click()
+        # The final position first (a click on it brings the result box at once), then the box.
+        expect(anna.get_by_test_id("table-status")).to_contain_text("Verloren.")
+        expect(anna.get_by_test_id("board")).to_contain_text("Runde 2")
+        expect(anna.get_by_test_id("rundentafel")).to_have_count(0)
+        anna.get_by_test_id("deck-count").click()
+        expect(anna.get_by_test_id("result-line")).to_contain_text("Verloren.")
+        expect(anna.get_by_test_id("rundentafel")).to_have_count(0)
+        anna.get_by_test_id("view-table").click()
+        expect(anna.get_by_test_id("open-hand")).to_have_count(1)
+        expect(anna.get_by_test_id("rundentafel")).to_have_count(0)
+        anna.screenshot(path=str(shots / "hanse-resigned-in-round-2-computer.png"))
+        anna.get_by_test_id("nav-back").click()
+        expect(anna.get_by_test_id("rundentafel")).to_contain_text("Rundentafel 1")
+        anna.get_by_test_id("nav-forward").click()
+        expect(anna.get_by_test_id("rundentafel")).to_have_count(0)
+
+        # Two players in the Wartesaal, three moves into round 2: Bert resigns. Neither player
+        # sees round 1's Rundentafel on the end table, nor does the replay's last position.
+        cut = round_ends[0] + 4  # round 1, its Weiter (the table's), three moves of round 2
+        with pool.connection() as conn, conn.transaction():
+            played = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
+                                            seats=[anna_user["id"], bert_user["id"]], mode="wartesaal",
+                                            clock=None, rated=False, stake=0)
+            game_store.write_turn(conn, played, moves=moves[:cut], move_seats=seats[:cut], move_times=[1000] * cut,
+                                  remaining_ms=None, lag_quota_ms=[0, 0], turn_started_at=game_store.db_now(conn),
+                                  version=cut + 1, draw_offer=None, takeback_offer=None)
+        for page in (anna, bert):
+            page.goto(f"{lobby.url}/#/partie/{played}")
+            expect(page.get_by_test_id("market-card")).to_have_count(5)
+            expect(page.get_by_test_id("rundentafel")).to_have_count(0)
+        bert.get_by_test_id("resign").click()
+        bert.get_by_test_id("resign").click()
+        for page, head in ((anna, "Gewonnen!"), (bert, "Verloren.")):
+            expect(page.get_by_test_id("table-status")).to_contain_text(head)
+            expect(page.get_by_test_id("rundentafel")).to_have_count(0)
+            page.get_by_test_id("deck-count").click()
+            expect(page.get_by_test_id("result-line")).to_contain_text(head)
+            page.get_by_test_id("view-table").click()
+            expect(page.get_by_test_id("open-hand")).to_have_count(1)
+            expect(page.get_by_test_id("board")).to_contain_text("Runde 2")
+            expect(page.get_by_test_id("rundentafel")).to_have_count(0)
+        bert.screenshot(path=str(shots / "hanse-resigned-in-round-2-wartesaal.png"))
+        anna.goto(f"{lobby.url}/#/nachspielen/{played}")
+        anna.get_by_test_id("ply").filter(has_text=f"{cut} / {cut}").wait_for()
+        expect(anna.get_by_test_id("open-hand")).to_have_count(2)
+        expect(anna.get_by_test_id("rundentafel")).to_have_count(0)
+        anna.get_by_test_id("move").nth(round_ends[0] - 1).click()
+        expect(anna.get_by_test_id("rundentafel")).to_contain_text("Rundentafel 1")
     finally:
         ctx_a.close()
         ctx_b.close()
@@ -809,3 +866,4 @@ def test_cards_and_pieces_have_drawn_faces_on_the_table_and_in_the_info(browser,
     finally:
         ctx_a.close()
         ctx_b.close()
+

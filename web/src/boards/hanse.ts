@@ -258,8 +258,13 @@ class HanseBoard implements Board {
       if (me) this.root.append(this.ownArea(me));
     }
     this.fillInfo();
+    // The Rundentafel of the round the table stands in, once that round is over: in its pause,
+    // or at the match's end when its last round decided it. A match the table ended (resigned,
+    // time, left, agreed) in a later round is "ende" too, but that round has no table: the
+    // earlier round's Rundentafel must not stand over its cards.
     const rounds = (this.view.rounds ?? []) as RoundTable[];
-    if ((this.view.phase === "pause" || this.view.phase === "ende") && rounds.length) this.root.append(this.roundTable(rounds[rounds.length - 1]));
+    const ended = rounds.at(-1);
+    if ((this.view.phase === "pause" || this.view.phase === "ende") && ended && ended.round === this.view.round) this.root.append(this.roundTable(ended));
     // Last: opening the window must not move a card from under the pointer.
     this.root.append(this.info);
   }
