@@ -404,6 +404,80 @@ def test_counts_take_singular_and_plural_and_the_hanse_result_agrees(browser, se
         anna.reload()
         meta = anna.locator(f"li.game-row[data-game-id='{one_ply}'] .meta")
         expect(meta).to_contain_text("· 1 Halbzug")
+        anna.locator("nav.languages button[data-lang=en]").click()
+        expect(meta).to_contain_text("· 1 half-move")
+        assert "half-moves" not in meta.inner_text() and "ply" not in meta.inner_text()
+        anna.locator("nav.languages button[data-lang=de]").click()
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_hanse_match_end_says_who_won_to_winner_and_loser_in_both_languages(browser, services, pool, shots) -> None:  # noqa: ANN001
+    """A best-of-three match decided by its last move in the browser: "Gewonnen!" and the
+    winner's seals first for the winner, "Verloren." and the loser's own seals first for the
+    loser ("Verloren. … (2 : 0)" read as if the loser had the two), in German and English;
+    the last Rundentafel names who got the seal as the table names the players ("Du")."""
+    from playwright.sync_api import expect
+
+    from tests.test_browser_hanse import play_through_ui
+
+    lobby, _ = services
+    ctx_a, anna, anna_user = member_page(browser, lobby.url, viewport={"width": 1280, "height": 900})
+    ctx_b, bert, bert_user = guest_page(browser, lobby.url, viewport={"width": 1280, "height": 900})
+    moves, seats, round_ends = hanse_match(HANSE_SEED)
+    outcome = HANSE.outcome(replay_state(moves, seats))
+    assert outcome.reason == "ratssiegel" and outcome.winner is not None
+    last_table = HANSE.view(replay_state(moves, seats), 0)["rounds"][-1]
+    try:
+        cut = len(moves) - 1
+        with pool.connection() as conn, conn.transaction():
+            game_id = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
+                                             seats=[anna_user["id"], bert_user["id"]], mode="wartesaal",
+                                             clock=None, rated=False, stake=0)
+            game_store.write_turn(conn, game_id, moves=moves[:cut], move_seats=seats[:cut], move_times=[1000] * cut,
+                                  remaining_ms=None, lag_quota_ms=[0, 0], turn_started_at=game_store.db_now(conn),
+                                  version=cut + 1, draw_offer=None, takeback_offer=None)
+        pages = [anna, bert]
+        names = [anna_user["name"], bert_user["name"]]
+        for page in pages:
+            page.goto(f"{lobby.url}/#/partie/{game_id}")
+            expect(page.get_by_test_id("market-card")).to_have_count(5)
+        last = next(m for m in HANSE.legal_moves(replay_state(moves[:cut], seats[:cut])) if m.text == moves[-1])
+        play_through_ui(pages[seats[-1]], last)
+        winner = outcome.winner
+        seals = [int(v) for v in outcome.score]
+        assert seals[winner] == 2 and seals[1 - winner] < 2
+        for seat in (1 - winner, winner):  # the loser first: there the score read wrong
+            page = pages[seat]
+            won = seat == winner
+            own = f"({seals[seat]} : {seals[1 - seat]})"
+            page.get_by_test_id("deck-count").click()  # the result at once
+            line = page.get_by_test_id("result-line")
+            expect(line).to_have_text(f"{'Gewonnen!' if won else 'Verloren.'} Entschieden nach Ratssiegeln {own}")
+            expect(page.get_by_test_id("seals")).to_have_text(f"Siegel {seals[seat]}:{seals[1 - seat]} / 2")
+            assert ("verloren" if won else "gewonnen") not in line.inner_text().lower()
+            seal_line = (f"Runde {last_table['round']}: Du bekommst das Ratssiegel" if won
+                         else f"Runde {last_table['round']}: {names[winner]} bekommt das Ratssiegel")
+            expect(page.get_by_test_id("round-result")).to_contain_text(seal_line)
+            page.screenshot(path=str(shots / f"hanse-match-end-{'winner' if won else 'loser'}.png"))
+            page.locator("nav.languages button[data-lang=en]").click()
+            expect(line).to_have_text(f"{'You won!' if won else 'You lost.'} Decided on council seals {own}")
+            assert ("lost" if won else "won") not in line.inner_text().lower()
+            seal_line = (f"Round {last_table['round']}: You win the council seal" if won
+                         else f"Round {last_table['round']}: {names[winner]} wins the council seal")
+            expect(page.get_by_test_id("round-result")).to_contain_text(seal_line)
+            page.locator("nav.languages button[data-lang=de]").click()
+        # Meine Partien: the match's row says the same to its player, with its half-moves (plural).
+        mine = anna if winner == 0 else None
+        if mine is not None:
+            mine.goto(f"{lobby.url}/#/meine-partien")
+            row = mine.locator(f"li.game-row[data-game-id='{game_id}']")
+            expect(row.locator(".outcome")).to_have_text("Gewonnen! Entschieden nach Ratssiegeln")
+            expect(row.locator(".meta")).to_contain_text(f"· {len(moves)} Halbzüge")
+            mine.locator("nav.languages button[data-lang=en]").click()
+            expect(row.locator(".outcome")).to_have_text("You won! Decided on council seals")
+            expect(row.locator(".meta")).to_contain_text(f"· {len(moves)} half-moves")
     finally:
         ctx_a.close()
         ctx_b.close()

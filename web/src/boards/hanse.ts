@@ -22,7 +22,7 @@ interface Player {
   zinn: number[]; rats_count: number; rats_sizes: number[]; rats: number[] | null;
 }
 interface RoundPlayer { zinn: number[]; zinn_sum: number; rats: number[]; rats_sum: number; horses: number; stall: number; total: number }
-interface RoundTable { round: number; players: RoundPlayer[]; de: string; en: string; end_de: string; end_en: string; match_over: boolean }
+interface RoundTable { round: number; players: RoundPlayer[]; seal: number | null; de: string; en: string; end_de: string; end_en: string; match_over: boolean }
 
 interface Selection { market: string[]; hand: number[]; stable: number }
 /** The table page also says whether two players share this device (for the curtain). */
@@ -316,7 +316,10 @@ class HanseBoard implements Board {
       ...((this.view.zinn_piles ?? []) as Array<{ good: string; left: number[] }>).map((pile) =>
         el("span", { class: "hanse-pile", "data-good": pile.good, "data-info": `zinn:${pile.good}` }, `${name(pile.good)}: ${pile.left.length ? `${pile.left[0]} (${pile.left.length})` : "–"}`)));
     const ratsLeft = (this.view.rats_left ?? []) as number[];
-    const seals = (this.view.seals ?? [0, 0]) as number[];
+    // A player counts the seals from their own side, as the result line does ("Verloren … (0 : 2)");
+    // a spectator and two players at one device in seat order.
+    const seals = [...((this.view.seals ?? [0, 0]) as number[])];
+    if (this.context.you === 1 && !this.context.sameDevice) seals.reverse();
     const info = el("p", { class: "hanse-info" },
       el("span", { "data-testid": "deck-count", "data-info": "deck" }, `${de ? "Stapel" : "Deck"}: ${String(this.view.deck_count)}`), " · ",
       el("span", { "data-testid": "rats-piles", "data-info": "rats" }, `${de ? "Ratsmarken" : "Ratsmarken"} 3: ${ratsLeft[0] ?? 0}, 4: ${ratsLeft[1] ?? 0}, 5+: ${ratsLeft[2] ?? 0}`), " · ",
@@ -409,10 +412,23 @@ class HanseBoard implements Board {
       el("h3", {}, `${de ? "Rundentafel" : "Round table"} ${table.round}`),
       el("p", {}, de ? table.end_de : table.end_en),
       el("table", {}, head, ...rows),
-      el("p", { "data-testid": "round-result" }, de ? table.de : table.en));
+      el("p", { "data-testid": "round-result" }, this.roundResult(table, mine)));
     // The countdown, or Weiter for the player whose table waits; a replay or spectator offers no button.
     if (this.view.phase === "pause" && (this.context.you !== null || typeof this.context.pauseLeftMs === "number")) panel.append(this.pauseControl());
     return panel;
+  }
+
+  /** Who got the round's Ratssiegel, by the names the table uses: "Du bekommst das Ratssiegel"
+   * for the player who got it, the other's name for the one who did not (the server says
+   * "Spieler 1", which a player had to match to a seat). A round without a seal as the server says. */
+  private roundResult(table: RoundTable, mine: (seat: number) => boolean): string {
+    const de = lang() !== "en";
+    const text = de ? table.de : table.en;
+    if (typeof table.seal !== "number") return text;
+    const why = /\(([^()]*)\)\.?$/.exec(text)?.[1];
+    const reason = why ? ` (${why})` : "";
+    if (de) return `Runde ${table.round}: ${mine(table.seal) ? "Du bekommst" : `${this.seatName(table.seal)} bekommt`} das Ratssiegel${reason}.`;
+    return `Round ${table.round}: ${mine(table.seal) ? "You win" : `${this.seatName(table.seal)} wins`} the council seal${reason}.`;
   }
 
   /** Wartesaal: the countdown the server runs; at local tables the Weiter button. */

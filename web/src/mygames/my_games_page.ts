@@ -2,6 +2,7 @@
 // statistics per game and per opponent (from the lobby, counted the way profiles count),
 // filters (game, opponent, result, rated/friendly/computer) and the Elo history as a chart.
 import { el } from "../dom";
+import { onLangChange } from "../i18n";
 import type { EloHistory, EloPoint, MyGamesStatistics, Opponent, TableSummary, Tally, User } from "../protocol";
 import { gameRow } from "../live/game_list";
 import { gameApi } from "../table/game_socket";
@@ -33,13 +34,21 @@ export class MyGamesPage {
   private chartGame = "";
   private opponents: Opponent[] = [];
   private request = 0;
+  private readonly heading = el("h2", {}, tt("myGames"));
+  // A language switch redraws the page in the new language (rows, statistics, filters, chart).
+  private readonly stopLang = onLangChange(() => {
+    this.heading.textContent = tt("myGames");
+    void this.refresh();
+  });
 
   constructor(private readonly user: User) {
-    this.root.append(el("h2", {}, tt("myGames")), this.filterForm, this.stats, this.byOpponent, this.chart, this.list, this.problem);
+    this.root.append(this.heading, this.filterForm, this.stats, this.byOpponent, this.chart, this.list, this.problem);
     void this.load();
   }
 
-  close(): void {}
+  close(): void {
+    this.stopLang();
+  }
 
   private async load(): Promise<void> {
     const [games, history] = await Promise.allSettled([

@@ -19,7 +19,7 @@ import { requestRematch } from "./rematch";
 import { colourName, GAME_TITLES, seatPerson } from "./seat_names";
 import { pauseCountdownLine, pauseWeiterLine } from "./pause_status";
 import { ResultChanges } from "./result_changes";
-import { tt } from "./texts";
+import { reasonSentence, tt } from "./texts";
 
 const NOTICE_MS = 6000;
 
@@ -404,12 +404,20 @@ export class TablePage {
     const state = this.state!;
     const result = state.result;
     if (state.status === "aborted" || !result) return tt("aborted");
-    const reason = lang() === "en" ? result.en : result.de;
+    const reason = reasonSentence(lang() === "en" ? result.en : result.de);
+    const player = state.you !== null && state.mode !== "same_device";
     let head: string;
     if (result.winner === null) head = tt("drawn");
-    else if (state.you !== null && state.mode !== "same_device") head = result.winner === state.you ? tt("won") : tt("lost");
+    else if (player) head = result.winner === state.you ? tt("won") : tt("lost");
     else head = `${colourName(state.game, result.winner)} ${tt("wins")}.`;
-    const score = Array.isArray(result.score) ? ` (${(result.score as number[]).join(" : ")})` : "";
+    // A player reads the score from their own side ("Verloren. … (1 : 2)"), as "Gewonnen!" and
+    // "Verloren." speak; spectators and one device read it in seat order, after the winner's colour.
+    let score = "";
+    if (Array.isArray(result.score)) {
+      const points = [...(result.score as number[])];
+      if (player && state.you === 1) points.reverse();
+      score = ` (${points.join(" : ")})`;
+    }
     return `${head} ${reason}${score}`;
   }
 

@@ -90,8 +90,8 @@ const TEXTS = {
   watch: { de: "Zuschauen", en: "Watch" },
   myGames: { de: "Meine Partien", en: "My games" },
   myGamesEmpty: { de: "Noch keine beendete Partie.", en: "No finished game yet." },
-  plies: { de: "Halbzüge", en: "plies" },
-  ply: { de: "Halbzug", en: "ply" },
+  plies: { de: "Halbzüge", en: "half-moves" },
+  ply: { de: "Halbzug", en: "half-move" },
   kindComputer: { de: "gegen Computer", en: "against the computer" },
   kindDaily: { de: "Tagesmarkt", en: "Daily market" },
   kindSameDevice: { de: "am selben Rechner", en: "on the same device" },
@@ -113,4 +113,9 @@ export type TableTextKey = keyof typeof TEXTS;
 
 export function tt(key: TableTextKey): string {
   return TEXTS[key][lang()];
+}
+
+/** A game's end reason after "Gewonnen!" or "You won!": it starts a sentence ("decided on council seals"). */
+export function reasonSentence(reason: string): string {
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
 }
