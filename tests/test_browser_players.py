@@ -726,6 +726,81 @@ def replay_state(moves: list[str], seats: list[int | None]) -> Any:
     return state
 
 
+def stored_review(pool, game_id: int, seat: int, judged: list[tuple[int, str, str, float, str]]) -> None:  # noqa: ANN001
+    """A finished Rückblick of ``seat``, as the batch queue leaves one: (ply, played, best, loss, class)."""
+    with pool.connection() as conn, conn.transaction():
+        review = conn.execute("INSERT INTO reviews (game_id, seat, status, budget_ms, moves_total, moves_done, finished_at)"
+                              " VALUES (%s, %s, 'done', 600, %s, %s, now()) RETURNING id",
+                              (game_id, seat, len(judged), len(judged))).fetchone()
+        review_id = review["id"] if isinstance(review, dict) else review[0]
+        for ply, played, best, loss, verdict in judged:
+            conn.execute("INSERT INTO review_moves (review_id, ply, played, best, best_value, played_value, loss, class,"
+                         " alternatives) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, '[]')",
+                         (review_id, ply, played, best, 10.0, 10.0 - loss, loss, verdict))
+
+
+def test_hanse_replay_rueckblick_jumps_to_the_judged_move(browser, services, pool, shots) -> None:  # noqa: ANN001
+    """Nachspielen of a finished Battlehanse match with its player's Rückblick: a tap on a judged
+    move in the Rückblick shows the position where that move was played (the board, the
+    counter and the move list follow), in every round; ◀ ▶ go on from there."""
+    from playwright.sync_api import expect
+
+    lobby, _ = services
+    ctx_a, anna, anna_user = guest_page(browser, lobby.url, viewport={"width": 1280, "height": 900})
+    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
+    moves, seats, round_ends = hanse_match(HANSE_SEED)
+    try:
+        winner = HANSE.outcome(replay_state(moves, seats)).winner
+        game_id = stored_game(pool, "hanse", [anna_user["id"], bert_user["id"]], moves, seats, winner)
+        # Every own move judged (green, yellow one point lost, red 2.5), as a full review.
+        own = [ply for ply, seat in enumerate(seats) if seat == 0]
+        verdicts = [("green", 0.0), ("yellow", 1.0), ("red", 2.5)]
+        judged = [(ply, moves[ply], moves[ply] if verdicts[n % 3][0] == "green" else "pferde", verdicts[n % 3][1],
+                   verdicts[n % 3][0]) for n, ply in enumerate(own)]
+        stored_review(pool, game_id, 0, judged)
+        anna.goto(f"{lobby.url}/#/nachspielen/{game_id}")
+        total = len(moves)
+        anna.get_by_test_id("ply").filter(has_text=f"{total} / {total}").wait_for()
+        entries = anna.get_by_test_id("review-move")
+        expect(entries).to_have_count(len(own))
+        expect(anna.get_by_test_id("review-progress")).to_have_text(f"Fertig: {len(own)} / {len(own)}")
+        expect(entries.nth(1)).to_contain_text("(+1 Punkt)")  # one point: singular
+        expect(entries.nth(2)).to_contain_text("(+2,5 Punkte)")
+        # One judged move in each round (the first after each round's end), and one late in round 1.
+        picks = [len([p for p in own if p < 20])]
+        picks += [next(n for n, p in enumerate(own) if p > end) for end in round_ends[:-1]]
+        for n in picks:
+            ply = own[n]
+            entries.nth(n).locator("button").click()
+            expect(anna.get_by_test_id("ply")).to_have_text(f"{ply} / {total}")
+            # The position before the move: its round, its market and the hand it was played from.
+            before = HANSE.open_view(replay_state(moves[:ply], seats[:ply]))
+            expect(anna.get_by_test_id("board")).to_contain_text(f"Runde {before['round']}")
+            expect(anna.locator("[data-testid=market-card]")).to_have_count(len(before["market"]))
+            shown = anna.locator("[data-testid=market-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
+            assert shown == before["market"], (ply, shown, before["market"])
+            hand = [c["card"] for c in before["players"][0]["hand"]]
+            expect(anna.locator("[data-testid=open-hand][data-seat='0'] [data-card]")).to_have_count(len(hand))
+            expect(anna.get_by_test_id("rundentafel")).to_have_count(0)
+            # The move list: the judged move comes next (the board shows the moment before it).
+            expect(anna.locator(f"button[data-testid=move][data-ply='{ply + 1}']")).to_have_text(moves[ply])
+            if ply > 0:
+                expect(anna.locator(f"button[data-testid=move][data-ply='{ply}']")).to_have_class("move current")
+            if n == picks[1]:
+                anna.screenshot(path=str(shots / "replay-hanse-rueckblick-jump.png"))
+            anna.keyboard.press("ArrowRight")
+            expect(anna.get_by_test_id("ply")).to_have_text(f"{ply + 1} / {total}")
+        # In English the same list: "Move n", "+1 point".
+        anna.locator("nav.languages button[data-lang=en]").click()
+        expect(entries.nth(1)).to_contain_text(f"Move {own[1] // 2 + 1}: {moves[own[1]]}")
+        expect(entries.nth(1)).to_contain_text("(+1 point)")
+        entries.nth(picks[-1]).locator("button").click()
+        expect(anna.get_by_test_id("ply")).to_have_text(f"{own[picks[-1]]} / {total}")
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
 def test_hanse_match_end_view_table_bar_and_no_old_rundentafel_in_the_next_round(browser, services, pool, shots) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 

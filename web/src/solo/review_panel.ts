@@ -159,6 +159,6 @@ function verdict(move: ReviewMove, game: string): HTMLElement {
   const loss = Number(move.loss);
   if (move.class === "green" || move.best === move.played) return el("span", { class: "review-verdict" }, ` — ${st("reviewGood")}`);
   const amount = loss.toLocaleString(lang(), { maximumFractionDigits: 1 });
-  const unit = game === "hanse" ? ` ${st("points")}` : "";
+  const unit = game === "hanse" ? ` ${st(amount === "1" ? "point" : "points")}` : ""; // "+1 Punkt", "+2,5 Punkte"
   return el("span", { class: "review-verdict" }, ` — ${st("better")}: `, el("strong", { "data-testid": "review-best" }, move.best), ` (+${amount}${unit})`);
 }

@@ -20,6 +20,7 @@ const TEXTS = {
   reviewGood: { de: "guter Zug", en: "good move" },
   better: { de: "besser", en: "better" },
   points: { de: "Punkte", en: "points" },
+  point: { de: "Punkt", en: "point" },
   reviewJump: { de: "Tippe einen Zug an, um zu der Stelle zu springen.", en: "Tap a move to jump to that position." },
   makePublic: { de: "Für alle sichtbar machen", en: "Make visible to everyone" },
   makePrivate: { de: "Nur für mich", en: "Only for me" },
