@@ -981,7 +981,7 @@ def test_cards_and_pieces_have_drawn_faces_on_the_table_and_in_the_info(browser,
 
     lobby, _ = services
     ctx_a, anna, anna_user = guest_page(browser, lobby.url, viewport={"width": 1400, "height": 900})
-    ctx_b, _bert, bert_user = guest_page(browser, lobby.url)
+    ctx_b, bert, bert_user = guest_page(browser, lobby.url)
     try:
         with pool.connection() as conn, conn.transaction():
             hanse = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
@@ -1006,13 +1006,59 @@ def test_cards_and_pieces_have_drawn_faces_on_the_table_and_in_the_info(browser,
         anna.get_by_test_id("presets").wait_for()
         anna.locator("[data-preset]").first.click()
         anna.wait_for_function("document.querySelectorAll('svg.general g.piece').length === 40")
-        # Mine, Fahne and Spion are drawn emblems on the board; the Karten-Info shows the piece's face.
-        for rank, count in (("B", 6), ("F", 1), ("S", 1)):
-            expect(anna.locator(f"svg.general g.piece[data-rank='{rank}'] g.emblem")).to_have_count(count)
+        # Every rank's piece wears a drawn face on the board: Mine, Fahne and Spion their emblem,
+        # the ranks 2–10 an emblem of their own above their number (they were bare numerals).
+        army = {"10": 1, "9": 1, "8": 2, "7": 3, "6": 4, "5": 4, "4": 4, "3": 5, "2": 8, "S": 1, "B": 6, "F": 1}
+        drawings = {}
+        for rank, count in army.items():
+            pieces = anna.locator(f"svg.general g.piece[data-rank='{rank}']")
+            expect(pieces).to_have_count(count)
+            expect(pieces.locator("g.emblem")).to_have_count(count)
+            emblem = pieces.first.locator(f"g.emblem[data-emblem='{rank}']")
+            assert emblem.locator("path, polygon, circle, rect").count() >= 1, rank
+            drawings[rank] = emblem.inner_html()
+            if rank in ("S", "B", "F"):
+                continue
+            expect(pieces.locator("text.rank")).to_have_count(count)
+            expect(pieces.first.locator("text.rank")).to_have_text(rank)
+            # Readable at the board's cell size: the emblem and the number inside the piece, one
+            # above the other, neither too small to make out.
+            piece = pieces.first.locator(":scope > rect").bounding_box()
+            drawn = emblem.bounding_box()
+            number = pieces.first.locator("text.rank").bounding_box()
+            for part in (drawn, number):
+                assert piece["x"] - 0.5 <= part["x"] and part["x"] + part["width"] <= piece["x"] + piece["width"] + 0.5, (rank, piece, part)
+                assert piece["y"] - 0.5 <= part["y"] and part["y"] + part["height"] <= piece["y"] + piece["height"] + 0.5, (rank, piece, part)
+            assert drawn["y"] + drawn["height"] <= number["y"] + 2, (rank, drawn, number)
+            assert drawn["height"] >= 10 and number["height"] >= 12, (rank, drawn, number)
+        assert len(set(drawings.values())) == len(army), "each rank its own emblem"
+        # The squares still carry the rank for screen readers and take the keyboard, as before.
+        square = anna.locator("svg.general g.piece[data-rank='7']").first.get_attribute("data-square")
+        expect(anna.locator(f"rect[data-square='{square}']")).to_have_attribute("aria-label", f"{square}: Rot, 7")
+        expect(anna.locator(f"rect[data-square='{square}']")).to_have_attribute("role", "button")
+        anna.locator(f"rect[data-square='{square}']").focus()
+        anna.keyboard.press("ArrowUp")
+        row = int(square[1:]) + 1
+        expect(anna.locator(f"rect[data-square='{square[0]}{row}']")).to_be_focused()
+        # The Karten-Info shows the piece's face, the same emblem large.
         anna.locator("svg.general g.piece[data-rank='10']").hover()
         expect(anna.locator("[data-testid=card-info-face] svg.piece-face[data-face='10']")).to_be_visible()
+        anna.locator("svg.general").screenshot(path=str(shots / "faces-general-board.png"))
         anna.screenshot(path=str(shots / "faces-general.png"))
+        # Once both stand, the enemy's hidden pieces stay plain backs: no emblem, no number.
+        anna.get_by_test_id("setup-ready").click()
+        bert.goto(f"{lobby.url}/#/partie/{general}")
+        bert.get_by_test_id("presets").wait_for()
+        bert.locator("[data-preset]").first.click()
+        bert.get_by_test_id("setup-ready").click()
+        anna.wait_for_function("document.querySelectorAll('svg.general g.piece').length === 80")
+        hidden = anna.locator("svg.general g.piece.blue.hidden-rank")
+        expect(hidden).to_have_count(40)
+        expect(hidden.locator("g.emblem")).to_have_count(0)
+        expect(hidden.locator("text.rank")).to_have_count(0)
+        expect(anna.locator("svg.general g.piece.red g.emblem")).to_have_count(40)
     finally:
         ctx_a.close()
         ctx_b.close()
+
 

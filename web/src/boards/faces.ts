@@ -87,8 +87,30 @@ export function cardFace(card: string, label: string): SVGElement {
   return face;
 }
 
+/** A five-pointed star of outer radius ``r`` centred on (cx, cy). */
+function star(cx: number, cy: number, r: number, colour: string): SVGElement {
+  const points: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const radius = i % 2 === 0 ? r : r * 0.45;
+    const angle = -Math.PI / 2 + (i * Math.PI) / 5;
+    points.push(`${(cx + radius * Math.cos(angle)).toFixed(1)},${(cy + radius * Math.sin(angle)).toFixed(1)}`);
+  }
+  return node("polygon", { points: points.join(" "), fill: colour });
+}
+
+/** Where the stars of 1–4 stars stand in the box (one large, two side by side, three as a
+ * triangle, four in a square), so that each star stays large enough to count on a board square. */
+const STARS: Record<number, Array<[number, number]>> = {
+  1: [[20, 20]],
+  2: [[11, 20], [29, 20]],
+  3: [[20, 11], [11, 28], [29, 28]],
+  4: [[11, 11], [29, 11], [11, 29], [29, 29]],
+};
+
 /** The emblem of a rank in a 40 × 40 box (for the board's pieces and the piece faces): the
- * Fahne a flag, a Mine a spiked ball, the Spion a mask, the others their rank's stars. */
+ * Fahne a flag, a Mine a spiked ball, the Spion a mask, the Aufklärer a field glass (he scouts),
+ * the Mineur a pickaxe (he clears mines), Unteroffizier and Leutnant two and three chevrons,
+ * Hauptmann to General one to four stars, the Feldmarschall a crown. */
 export function rankEmblem(token: string, colour = "#fff"): SVGElement {
   if (token === "F") {
     return node("g", {}, node("path", { d: "M12 6 V34", stroke: colour, "stroke-width": 3 }),
@@ -102,24 +124,38 @@ export function rankEmblem(token: string, colour = "#fff"): SVGElement {
     return node("g", {}, node("path", { d: "M6 16 C12 10 28 10 34 16 C32 26 24 26 20 22 C16 26 8 26 6 16 Z", fill: colour }),
       node("circle", { cx: 14, cy: 17, r: 2.5, fill: "#222" }), node("circle", { cx: 26, cy: 17, r: 2.5, fill: "#222" }));
   }
-  // Officers: stars by rank (10 a crown); lower ranks chevrons.
   const rank = Number(token);
-  const group = node("g", {});
   if (rank === 10) {
-    group.append(node("path", { d: "M6 30 L8 12 L15 20 L20 8 L25 20 L32 12 L34 30 Z", fill: colour }));
-  } else if (rank >= 6) {
-    const stars = rank - 5;
-    for (let i = 0; i < stars; i++) {
-      const cx = 20 + (i - (stars - 1) / 2) * 8;
-      group.append(node("path", { d: `M${cx} 12 L${cx + 2} 18 L${cx + 7} 18 L${cx + 3} 21 L${cx + 5} 27 L${cx} 23 L${cx - 5} 27 L${cx - 3} 21 L${cx - 7} 18 L${cx - 2} 18 Z`, fill: colour }));
-    }
-  } else {
-    const chevrons = Math.max(1, rank - 1);
-    for (let i = 0; i < chevrons; i++) {
-      group.append(node("path", { d: `M8 ${12 + i * 7} L20 ${20 + i * 7} L32 ${12 + i * 7}`, fill: "none", stroke: colour, "stroke-width": 3 }));
-    }
+    return node("g", {}, node("path", { d: "M5 32 L7 11 L14 20 L20 6 L26 20 L33 11 L35 32 Z", fill: colour }),
+      node("rect", { x: 5, y: 33, width: 30, height: 4, fill: colour }));
   }
-  return group;
+  if (rank >= 6 && rank <= 9) {
+    const stars = STARS[rank - 5];
+    const size = stars.length === 1 ? 15 : stars.length === 2 ? 10 : 9;
+    return node("g", {}, ...stars.map(([cx, cy]) => star(cx, cy, size, colour)));
+  }
+  if (rank === 4 || rank === 5) {
+    const chevrons = rank - 2; // Unteroffizier two, Leutnant three
+    const top = 20 - chevrons * 5;
+    return node("g", {}, ...Array.from({ length: chevrons }, (_, i) =>
+      node("path", { d: `M7 ${top + i * 10} L20 ${top + 9 + i * 10} L33 ${top + i * 10}`, fill: "none", stroke: colour, "stroke-width": 4, "stroke-linejoin": "round" })));
+  }
+  if (rank === 3) {
+    // A pickaxe: the curved head across the top, the handle down to the left.
+    return node("g", {}, node("path", { d: "M5 15 C12 6 28 6 35 15 C28 11 12 11 5 15 Z", fill: colour, stroke: colour, "stroke-width": 2, "stroke-linejoin": "round" }),
+      node("path", { d: "M21 10 L11 35", stroke: colour, "stroke-width": 4, "stroke-linecap": "round" }));
+  }
+  if (rank === 2) {
+    // A field glass: two barrels with their eyepieces and a bridge, the front lenses dark.
+    return node("g", {}, node("rect", { x: 8, y: 5, width: 8, height: 8, rx: 2, fill: colour }),
+      node("rect", { x: 24, y: 5, width: 8, height: 8, rx: 2, fill: colour }),
+      node("rect", { x: 4, y: 12, width: 14, height: 23, rx: 5, fill: colour }),
+      node("rect", { x: 22, y: 12, width: 14, height: 23, rx: 5, fill: colour }),
+      node("rect", { x: 16, y: 16, width: 8, height: 6, fill: colour }),
+      node("circle", { cx: 11, cy: 28, r: 4, fill: "#222" }), node("circle", { cx: 29, cy: 28, r: 4, fill: "#222" }));
+  }
+  // An unknown token: a plain circle, never an empty piece.
+  return node("g", {}, node("circle", { cx: 20, cy: 20, r: 8, fill: colour }));
 }
 
 /** A Battlegeneral piece's face for the Karten-Info: the side's colour, the rank's emblem, its number and name. */

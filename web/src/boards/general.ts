@@ -212,11 +212,17 @@ class GeneralBoard implements Board {
     group.setAttribute("aria-label", `${square}: ${pieceLabel(owner, rank)}`);
     group.setAttribute("aria-hidden", "true"); // the square under it carries the same words and takes focus
     group.append(svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 5 }));
-    // Mine, Fahne and Spion show their drawn emblem; the others their rank number.
+    // Every known piece shows its drawn face: Mine, Fahne and Spion their emblem alone, the
+    // ranks 2–10 their emblem above their number, so the rank reads at a glance. A hidden
+    // enemy piece stays a plain back.
     if (rank === "B" || rank === "F" || rank === "S") {
       const scale = (CELL - 16) / 40;
-      group.append(svg("g", { class: "emblem", transform: `translate(${x + 8} ${y + 8}) scale(${scale})` }, rankEmblem(rank)));
-    } else if (rank !== null) group.append(svg("text", { x: x + CELL / 2, y: y + CELL / 2 + 6 }, rank));
+      group.append(svg("g", { class: "emblem", "data-emblem": rank, transform: `translate(${x + 8} ${y + 8}) scale(${scale})` }, rankEmblem(rank)));
+    } else if (rank !== null) {
+      const size = 16; // the emblem's box, above the number
+      group.append(svg("g", { class: "emblem", "data-emblem": rank, transform: `translate(${x + (CELL - size) / 2} ${y + 5}) scale(${size / 40})` }, rankEmblem(rank)),
+        svg("text", { class: "rank", x: x + CELL / 2, y: y + CELL - 6 }, rank));
+    }
     if (marks.includes("scouted")) group.append(svg("text", { x: x + CELL - 9, y: y + 13, class: "mark" }, "»"));
     else if (marks.includes("moved") && rank === null) group.append(svg("circle", { cx: x + CELL - 9, cy: y + 9, r: 3, class: "mark" }));
     return group;
