@@ -1060,5 +1060,3 @@ def test_cards_and_pieces_have_drawn_faces_on_the_table_and_in_the_info(browser,
     finally:
         ctx_a.close()
         ctx_b.close()
-
-
