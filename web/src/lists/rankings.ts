@@ -26,8 +26,9 @@ export class Rankings {
   private readonly body = el("div", { class: "ranking-body", "data-testid": "ranking" });
   private readonly controls = el("div", { class: "tabs" });
   private readonly heading = el("h2");
-  // The list last shown, so that a language switch relabels it at once instead of after a fetch.
-  private shown: { game: string; kind: Kind; entries: Entry[] } | null = null;
+  // What the body shows now (a list, "none yet" or "unavailable"), drawn again at once on a
+  // language switch instead of keeping the old language until the next fetch returns.
+  private shown: { game: string; kind: Kind; draw: () => void } | null = null;
 
   constructor(private readonly myId: () => number) {
     this.root = el("section", { class: "rankings", "data-testid": "rankings" }, this.heading, this.controls, this.body);
@@ -46,16 +47,16 @@ export class Rankings {
     );
     const game = this.game;
     const kind = this.kind;
-    if (this.shown && this.shown.game === game && this.shown.kind === kind) this.show(this.shown.entries);
+    if (this.shown && this.shown.game === game && this.shown.kind === kind) this.shown.draw();
+    const draw = (what: () => void): void => {
+      if (game !== this.game || kind !== this.kind) return; // another list was asked for meanwhile
+      this.shown = { game, kind, draw: what };
+      what();
+    };
     fetch(`/api/rating/lists?game=${game}&kind=${kind}`, { headers: { "X-Lang": lang() }, credentials: "same-origin" })
       .then((response) => (response.ok ? response.json() : Promise.reject(new Error(String(response.status)))))
-      .then((data: { entries: Entry[] }) => {
-        if (game === this.game && kind === this.kind) {
-          this.shown = { game, kind, entries: data.entries };
-          this.show(data.entries);
-        }
-      })
-      .catch(() => this.body.replaceChildren(el("p", { class: "hint" }, ct("listUnavailable"))));
+      .then((data: { entries: Entry[] }) => draw(() => this.show(data.entries)))
+      .catch(() => draw(() => this.body.replaceChildren(el("p", { class: "hint" }, ct("listUnavailable")))));
   }
 
   private tab(text: string, pressed: boolean, testId: string, choose: () => void): HTMLButtonElement {
