@@ -43,7 +43,7 @@ export class ReplayPage {
   private readonly moveList = new MoveList((ply) => this.show(ply));
   private readonly header = el("p", { class: "table-status", "data-testid": "replay-status" });
   // Held, not looked up: a board may have an <aside> of its own (Battlehanse's Karten-Info).
-  private readonly side = el("aside", { class: "table-side card" }, this.header);
+  private readonly side = el("aside", { class: "table-side replay-side card" }, this.header);
   private readonly counter = el("span", { class: "ply-counter", "data-testid": "ply" });
   private readonly actions = el("div", { class: "actions replay-actions" });
   private readonly notice = el("p", { class: "hint", role: "status", "data-testid": "replay-notice" });
