@@ -452,10 +452,12 @@ def test_hanse_match_end_says_who_won_to_winner_and_loser_in_both_languages(brow
             page = pages[seat]
             won = seat == winner
             own = f"({seals[seat]} : {seals[1 - seat]})"
+            # The final state first (the other player's page hears the move a moment later): a click
+            # on the board before it arrived does nothing, and the result would wait its delay.
+            expect(page.get_by_test_id("seals")).to_have_text(f"Siegel {seals[seat]}:{seals[1 - seat]} / 2")
             page.get_by_test_id("deck-count").click()  # the result at once
             line = page.get_by_test_id("result-line")
             expect(line).to_have_text(f"{'Gewonnen!' if won else 'Verloren.'} Entschieden nach Ratssiegeln {own}")
-            expect(page.get_by_test_id("seals")).to_have_text(f"Siegel {seals[seat]}:{seals[1 - seat]} / 2")
             assert ("verloren" if won else "gewonnen") not in line.inner_text().lower()
             seal_line = (f"Runde {last_table['round']}: Du bekommst das Ratssiegel" if won
                          else f"Runde {last_table['round']}: {names[winner]} bekommt das Ratssiegel")
