@@ -3,6 +3,8 @@
     .venv/bin/python -m bench.bullet_tune [--iterations 10 --nodes 5000 --out bullet_tune.json]
     .venv/bin/python -m bench.bullet_tune duel --weights bullet_tune.json --games 100 --nodes 20000 \\
         --out bullet_duel.jsonl
+    .venv/bin/python -m bench.bullet_tune duel --weights stark --against hand-set --games 100 \\
+        --nodes 20000 --out bullet_duel.jsonl   # Stark's adopted weights against the hand-set ones
 
 Simultaneous perturbation stochastic approximation: each iteration draws a random sign
 per weight, plays Stark with the weights pushed up by those signs against Stark with
@@ -31,7 +33,7 @@ from typing import Any
 from bench import ladder_results
 from bench.ai_general import wilson_interval
 from bench.bullet_stark import GAME, LAYOUTS, new_stark
-from services.ai_worker.players.bullet_search import STARK_WEIGHTS
+from services.ai_worker.players.bullet_search import HAND_SET_WEIGHTS, STARK_WEIGHTS
 
 TUNED = ("centre", "cohesion", "threat", "risk", "edge", "line")
 STEP = {"centre": 0.01, "cohesion": 0.01, "threat": 0.1, "risk": 0.05, "edge": 0.02, "line": 0.01}  # c_k per weight
@@ -72,12 +74,14 @@ def tune(iterations: int, nodes: int, seed: int = 1) -> list[dict[str, Any]]:
     return history
 
 
-def duel(tuned: dict[str, float], games: int, nodes: int, out: Path) -> dict[str, Any]:
-    """The tuned weights against Stark's own, ``games`` games at ``nodes`` a move each."""
+def duel(tuned: dict[str, float], games: int, nodes: int, out: Path,
+         against: dict[str, float] | None = None) -> dict[str, Any]:
+    """The tuned weights against ``against`` (Stark's own), ``games`` games at ``nodes`` a move each."""
     weights = {**STARK_WEIGHTS, **tuned}
+    yardstick = against or STARK_WEIGHTS
 
     def ours(row: dict[str, Any]) -> bool:
-        return row["nodes"] == nodes and row["weights"] == weights
+        return row["nodes"] == nodes and row["weights"] == weights and row.get("against", STARK_WEIGHTS) == yardstick
 
     done = {r["index"] for r in ladder_results.read_rows(out, ours)}
     with out.open("a") as sink:
@@ -86,16 +90,17 @@ def duel(tuned: dict[str, float], games: int, nodes: int, out: Path) -> dict[str
                 continue
             seat = index % 2
             layout = LAYOUTS[(index // 2) % 3]
-            pair = (weights, STARK_WEIGHTS) if seat == 0 else (STARK_WEIGHTS, weights)
+            pair = (weights, yardstick) if seat == 0 else (yardstick, weights)
             started = time.monotonic()
             winner = game(pair, nodes, index, layout)
-            sink.write(json.dumps({"index": index, "nodes": nodes, "weights": weights, "tuned_seat": seat,
+            sink.write(json.dumps({"index": index, "nodes": nodes, "weights": weights, "against": yardstick,
+                                   "tuned_seat": seat,
                                    "layout": layout, "winner": winner,
                                    "seconds": round(time.monotonic() - started, 1)}) + "\n")
             sink.flush()
     rows = [r for r in ladder_results.read_rows(out, ours) if r["index"] < games]
     score, wins, draws = ladder_results.tally(rows, lambda r: r["tuned_seat"])
-    return {"nodes": nodes, "weights": weights, "games": len(rows),
+    return {"nodes": nodes, "weights": weights, "against": yardstick, "games": len(rows),
             "tuned_score_share": round(score / len(rows), 3) if rows else None,
             "wilson_95": list(wilson_interval(score, len(rows))),
             "wins_draws_losses": [wins, draws, len(rows) - wins - draws]}
@@ -105,13 +110,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     if sys.argv[1:2] == ["duel"]:
         parser.add_argument("command")
-        parser.add_argument("--weights", type=Path, required=True, help="a tuning run's JSON (its final weights)")
+        parser.add_argument("--weights", required=True,
+                            help="a tuning run's JSON (its final weights), or 'stark' for Stark's own weights")
+        parser.add_argument("--against", choices=("stark", "hand-set"), default="stark",
+                            help="the yardstick: Stark's weights, or the hand-set ones Stark had before")
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument("--nodes", type=int, default=20000)
         parser.add_argument("--out", type=Path, required=True)
         args = parser.parse_args()
-        tuned = json.loads(args.weights.read_text())["final"]
-        print(json.dumps(duel(tuned, args.games, args.nodes, args.out), indent=2))
+        tuned = STARK_WEIGHTS if args.weights == "stark" else json.loads(Path(args.weights).read_text())["final"]
+        against = HAND_SET_WEIGHTS if args.against == "hand-set" else STARK_WEIGHTS
+        print(json.dumps(duel(tuned, args.games, args.nodes, args.out, against), indent=2))
         return
     parser.add_argument("--iterations", type=int, default=10)
     parser.add_argument("--nodes", type=int, default=5000)

@@ -137,6 +137,10 @@ class HexagonSource(Source):
 
 
 class BulletSource(Source):
+    """Battlebullet: Stark's search, judging and playing with the hand-set weights
+    (``bullet_search.HAND_SET_WEIGHTS``), not Stark's own: what a stored solution is must not
+    change when Stark is tuned again (the files were made with these)."""
+
     name = "bullet"
     efforts = Efforts(review=2, deep=4, ladder=(1, 2), gap=1.0)
     options_cycle = tuple({"layout": layout, "win_target": 6, "move_limit": None}
@@ -153,12 +157,16 @@ class BulletSource(Source):
         from services.ai_worker.players import bullet_search
         from shared.games.bullet.movegen import TEXT
 
-        rows, _ctx = bullet_search.stark_values(bullet_search.make_root(state, frozenset()), effort, NO_DEADLINE, None)
+        rows, _ctx = bullet_search.stark_values(bullet_search.make_root(state, frozenset()), effort, NO_DEADLINE, None,
+                                                bullet_search.HAND_SET_WEIGHTS)
         return [(TEXT[m], round(float(v), 3)) for m, v in rows]
 
     def play(self, state: Any, rng: random.Random) -> str:
+        from services.ai_worker.players import bullet_search
+
         view = self.engine.view(state, state.side)
-        return self.player.choose_move(view, "stark", NO_DEADLINE, rng, node_limit=self.PLAY_NODES)
+        return self.player.choose_move(view, "stark", NO_DEADLINE, rng, node_limit=self.PLAY_NODES,
+                                       weights=bullet_search.HAND_SET_WEIGHTS)
 
 
 class GeneralSource(Source):

@@ -194,11 +194,13 @@ def choose_move(
     rng: random.Random,
     node_limit: int | None = None,
     stats: dict[str, int] | None = None,
+    weights: dict[str, float] | None = None,
 ) -> str:
     """The computer's move for the seat the view belongs to (see the module doc).
 
     Optional, for tests and benchmarks: ``node_limit`` caps the search so that a game
-    replays exactly from the rng seed; ``stats`` receives ``nodes`` and ``depth``."""
+    replays exactly from the rng seed; ``stats`` receives ``nodes`` and ``depth``;
+    ``weights`` gives Stark another evaluation than its own (the Aufgaben's source games)."""
     fallback = _first_legal(view)
     if time.monotonic() >= deadline:
         return fallback
@@ -211,7 +213,7 @@ def choose_move(
     if strength == "mittel":
         move, _value, ctx = bullet_search.reference_best(root, MITTEL_DEPTH, False, deadline, node_limit, rng)
     else:
-        move, _value, ctx = bullet_search.stark_best(root, STARK_MAX_DEPTH, deadline, node_limit, rng)
+        move, _value, ctx = bullet_search.stark_best(root, STARK_MAX_DEPTH, deadline, node_limit, rng, weights)
     if stats is not None:
         stats.update(nodes=ctx.nodes, depth=ctx.depth)
     return fallback if move is None else MOVE_TEXT[move]
