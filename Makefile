@@ -31,8 +31,11 @@ TEST_WORKERS ?= 4
 TEST_REPORTS := test-results
 REQUIRE_TOOLS ?= 1
 
+# The computer players are compiled once, into numba's on-disk cache, before the suite's
+# processes start their Celery workers; otherwise each of them compiles the same kernels at once.
 test: setup chromium promtool lint
 	@rm -f $(TEST_REPORTS)/parallel.xml $(TEST_REPORTS)/serial.xml
+	$(PY) -c "from services.ai_worker.move_task import warm_up_players; warm_up_players()"
 	@export SPIELCENTER_REQUIRE_TOOLS=$(REQUIRE_TOOLS); status=0; \
 	$(PY) -m pytest -m "not slow and not serial" -n $(TEST_WORKERS) --dist loadfile \
 		--junitxml=$(TEST_REPORTS)/parallel.xml || status=$$?; \

@@ -216,20 +216,30 @@ class CeleryWorker:
             "-Q", queues, "-c", str(concurrency), "--loglevel", "INFO", "--without-gossip", "--without-mingle",
             "-n", f"test-{free_port()}@%h",
         ]
+        self.concurrency = concurrency
         self.metrics_port = free_port()
         self.metrics_url = f"http://127.0.0.1:{self.metrics_port}/metrics"
         self._env = infra.env(AI_WORKER_METRICS_PORT=str(self.metrics_port))
         self.process: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 60) -> CeleryWorker:
+    def start(self, timeout: float = 180) -> CeleryWorker:
+        """Start the worker and wait until every child has warmed its players up.
+
+        The parent says "ready." before its children compiled the numba kernels; a task
+        sent then waits for the compile (15 s of CPU with a cold cache, far more while the
+        parallel suite loads the machine), longer than a test waits for an answer."""
+        from services.ai_worker.move_task import WARMED_UP
+
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
+        offset = self.log_path.stat().st_size
         self.process = subprocess.Popen(self.args, cwd=ROOT, env=self._env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"celery worker exited:\n{self.log_path.read_text()[-5000:]}")
-            if "ready." in self.log_path.read_text():
+            text = self.log_path.read_text()[offset:]
+            if "ready." in text and text.count(WARMED_UP) >= self.concurrency:
                 return self
             time.sleep(0.2)
         raise RuntimeError(f"celery worker not ready:\n{self.log_path.read_text()[-5000:]}")

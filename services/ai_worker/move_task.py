@@ -139,19 +139,28 @@ def hint(request_data: dict) -> str:
     return chosen
 
 
+WARMED_UP = "computer players warmed up"  # the log line a test waits for before it sends a task
+
+
 @worker_process_init.connect
 def _warm_up(**_kwargs: object) -> None:
-    """Import (and so JIT-compile) every player in each new child before it takes a task.
+    """Warm each new child up before it takes a task (:func:`warm_up_players`)."""
+    warm_up_players()
+
+
+def warm_up_players() -> None:
+    """Import (and so JIT-compile) every player and let each strength choose a move once.
 
     A first call that compiles numba kernels cannot be interrupted by a deadline; doing
-    it here keeps the first real move in time.
+    it here keeps the first real move in time.  Compiled code goes to numba's on-disk
+    cache, so ``make test`` calls this once before the suite's processes start workers.
     """
     from shared.games import GAME_NAMES, get_game
 
     try:
         from services.ai_worker.players import PLAYERS
     except ImportError:
-        return
+        PLAYERS = {}
     for name in GAME_NAMES:
         if name not in PLAYERS:
             continue
@@ -172,4 +181,4 @@ def _warm_up(**_kwargs: object) -> None:
     # move came late.
     gc.collect()
     gc.freeze()
-    log.info("computer players warmed up in process %s", os.getpid())
+    log.info("%s in process %s", WARMED_UP, os.getpid())
