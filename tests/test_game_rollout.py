@@ -72,6 +72,7 @@ class Player:
         self.scheduled = -1  # the version this seat's next move is planned for
         self.pending: asyncio.TimerHandle | None = None
         self.stopping = False
+        self.holding = False  # plans and sends no more moves (the table is about to be resigned)
         self.task: asyncio.Task | None = None
 
     async def _open(self) -> None:
@@ -152,7 +153,7 @@ class Player:
                                                                  data["version"], self.rng.choice(moves))
 
     def send(self, version: int, text: str) -> None:
-        if version != self.version or self.stopping or self.ws is None:
+        if version != self.version or self.stopping or self.holding or self.ws is None:
             return
         self.tally.sent += 1
         frame = "42" + json.dumps(["table:move", {"game_id": self.game_id, "version": version, "move": text}])
@@ -163,6 +164,12 @@ class Player:
             await self.ws.send(frame)
         except Exception:
             pass  # the socket is going: the move never left, and the table will say whose turn it is
+
+    def hold(self) -> None:
+        """Send no further move: a move planned now would cross a resignation the test sends."""
+        self.holding = True
+        if self.pending is not None:
+            self.pending.cancel()
 
     async def stop(self) -> None:
         self.stopping = True
