@@ -297,6 +297,23 @@ def test_result_box_tells_elo_points_taler_or_too_short_and_the_header_follows( 
         ctx_b.close()
 
 
+def log_moves(conn, game_id: int, moves: list[str], move_seats: list[int]) -> None:  # noqa: ANN001
+    """Put ``moves`` in the table's move log, as the table would have stored them."""
+    game_store.write_turn(conn, game_id, moves=moves, move_seats=move_seats, move_times=[1000] * len(moves),
+                          remaining_ms=None, lag_quota_ms=[0, 0], turn_started_at=game_store.db_now(conn),
+                          version=len(moves) + 1, draw_offer=None, takeback_offer=None)
+
+
+def running_table(pool, game: str, seats: list, moves: list[str], move_seats: list[int],  # noqa: ANN001
+                  mode: str = "wartesaal", strength: str | None = None) -> int:
+    """A table (seed ``HANSE_SEED``) that has played ``moves`` and goes on."""
+    with pool.connection() as conn, conn.transaction():
+        game_id = game_store.create_game(conn, game=game, options={}, seed=HANSE_SEED, seats=seats, mode=mode,
+                                         clock=None, rated=False, stake=0, strength=strength)
+        log_moves(conn, game_id, moves, move_seats)
+    return game_id
+
+
 def hanse_round_in_db(pool, game_id: int, seed: int) -> Any:  # noqa: ANN001
     """Write a whole Battlehanse round to the table's move log (as the table would have stored
     it), up to the Rundentafel; the state after it."""
@@ -311,9 +328,7 @@ def hanse_round_in_db(pool, game_id: int, seed: int) -> Any:  # noqa: ANN001
         moves.append(move.text)
         seats.append(seat)
     with pool.connection() as conn, conn.transaction():
-        game_store.write_turn(conn, game_id, moves=moves, move_seats=seats, move_times=[1000] * len(moves),
-                              remaining_ms=None, lag_quota_ms=[0, 0], turn_started_at=game_store.db_now(conn),
-                              version=len(moves) + 1, draw_offer=None, takeback_offer=None)
+        log_moves(conn, game_id, moves, seats)
     return state
 
 
@@ -431,13 +446,7 @@ def test_hanse_match_end_says_who_won_to_winner_and_loser_in_both_languages(brow
     last_table = HANSE.view(replay_state(moves, seats), 0)["rounds"][-1]
     try:
         cut = len(moves) - 1
-        with pool.connection() as conn, conn.transaction():
-            game_id = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
-                                             seats=[anna_user["id"], bert_user["id"]], mode="wartesaal",
-                                             clock=None, rated=False, stake=0)
-            game_store.write_turn(conn, game_id, moves=moves[:cut], move_seats=seats[:cut], move_times=[1000] * cut,
-                                  remaining_ms=None, lag_quota_ms=[0, 0], turn_started_at=game_store.db_now(conn),
-                                  version=cut + 1, draw_offer=None, takeback_offer=None)
+        game_id = running_table(pool, "hanse", [anna_user["id"], bert_user["id"]], moves[:cut], seats[:cut])
         pages = [anna, bert]
         names = [anna_user["name"], bert_user["name"]]
         for page in pages:
@@ -600,12 +609,8 @@ def test_phone_held_sideways_keeps_the_board_usable(browser, services, pool, sho
 def stored_game(pool, game: str, seats: list, moves: list[str], move_seats: list[int], winner: int,  # noqa: ANN001
                 mode: str = "wartesaal", strength: str | None = None) -> int:
     """A finished game with ``moves`` in its log, as the table leaves one."""
+    game_id = running_table(pool, game, seats, moves, move_seats, mode, strength)
     with pool.connection() as conn, conn.transaction():
-        game_id = game_store.create_game(conn, game=game, options={}, seed=HANSE_SEED, seats=seats, mode=mode,
-                                         clock=None, rated=False, stake=0, strength=strength)
-        game_store.write_turn(conn, game_id, moves=moves, move_seats=move_seats, move_times=[1000] * len(moves),
-                              remaining_ms=None, lag_quota_ms=[0, 0], turn_started_at=game_store.db_now(conn),
-                              version=len(moves) + 1, draw_offer=None, takeback_offer=None)
         finish(conn, game_id, winner)
     return game_id
 
@@ -872,13 +877,7 @@ def test_hanse_match_end_view_table_bar_and_no_old_rundentafel_in_the_next_round
         # Two players in the Wartesaal, three moves into round 2: Bert resigns. Neither player
         # sees round 1's Rundentafel on the end table, nor does the replay's last position.
         cut = round_ends[0] + 4  # round 1, its Weiter (the table's), three moves of round 2
-        with pool.connection() as conn, conn.transaction():
-            played = game_store.create_game(conn, game="hanse", options={}, seed=HANSE_SEED,
-                                            seats=[anna_user["id"], bert_user["id"]], mode="wartesaal",
-                                            clock=None, rated=False, stake=0)
-            game_store.write_turn(conn, played, moves=moves[:cut], move_seats=seats[:cut], move_times=[1000] * cut,
-                                  remaining_ms=None, lag_quota_ms=[0, 0], turn_started_at=game_store.db_now(conn),
-                                  version=cut + 1, draw_offer=None, takeback_offer=None)
+        played = running_table(pool, "hanse", [anna_user["id"], bert_user["id"]], moves[:cut], seats[:cut])
         for page in (anna, bert):
             page.goto(f"{lobby.url}/#/partie/{played}")
             expect(page.get_by_test_id("market-card")).to_have_count(5)

@@ -24,9 +24,8 @@ from tests.ai.test_bullet_player import GAME, random_positions
 
 POSITIONS = random_positions(200, seed=2026)
 FAR = 1e9
-# Stark's evaluation with the previous Stark's terms only (no edge ring, lines or contempt)
-PREVIOUS_WEIGHTS = {"material": 1.0, "centre": k.CENTRE_WEIGHT, "cohesion": k.COHESION_WEIGHT, "threat": k.THREAT_NOW,
-                    "risk": k.AT_RISK, "edge": 0.0, "line": 0.0, "contempt": 0.0}
+# Stark's evaluation with the previous Stark's terms only (the hand-set weights without contempt)
+PREVIOUS_WEIGHTS = {**bullet_search.HAND_SET_WEIGHTS, "contempt": 0.0}
 
 
 def _previous(state, depth: int) -> tuple[int | None, float, int]:
