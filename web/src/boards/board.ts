@@ -58,6 +58,12 @@ export interface BoardHost {
 
 export type BoardFactory = (host: BoardHost) => Board;
 
+/** A two-seat pair (seals, a score) as a player reads it: their own first. Spectators and two
+ * players at one device read it in seat order. */
+export function ownFirst<T>(pair: readonly T[], you: number | null, sameDevice: boolean): T[] {
+  return you === 1 && !sameDevice ? [...pair].reverse() : [...pair];
+}
+
 /** The legal moves a view carries (empty when the viewer is not to move). */
 export function legalMoves(view: GameView): LegalMove[] {
   const moves = view.legal_moves;

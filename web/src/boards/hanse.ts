@@ -4,7 +4,7 @@
 // (hanse_selection.ts); the Karten-Info opens on hover or a long press (hanse_info.ts).
 import "./hanse.css";
 import { lang } from "../i18n";
-import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, legalMoves } from "./board";
+import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, legalMoves, ownFirst } from "./board";
 import { cardInfo, type InfoTarget, parseTarget, targetKey } from "./hanse_info";
 import { hideSteady, showSteady } from "./steady_box";
 import { cardFace } from "./faces";
@@ -318,8 +318,7 @@ class HanseBoard implements Board {
     const ratsLeft = (this.view.rats_left ?? []) as number[];
     // A player counts the seals from their own side, as the result line does ("Verloren … (0 : 2)");
     // a spectator and two players at one device in seat order.
-    const seals = [...((this.view.seals ?? [0, 0]) as number[])];
-    if (this.context.you === 1 && !this.context.sameDevice) seals.reverse();
+    const seals = ownFirst((this.view.seals ?? [0, 0]) as number[], this.context.you, this.context.sameDevice ?? false);
     const info = el("p", { class: "hanse-info" },
       el("span", { "data-testid": "deck-count", "data-info": "deck" }, `${de ? "Stapel" : "Deck"}: ${String(this.view.deck_count)}`), " · ",
       el("span", { "data-testid": "rats-piles", "data-info": "rats" }, `${de ? "Ratsmarken" : "Ratsmarken"} 3: ${ratsLeft[0] ?? 0}, 4: ${ratsLeft[1] ?? 0}, 5+: ${ratsLeft[2] ?? 0}`), " · ",

@@ -3,7 +3,7 @@ import { el } from "../dom";
 import { lang } from "../i18n";
 import type { TableSummary } from "../protocol";
 import { colourName, GAME_TITLES } from "../table/seat_names";
-import { reasonSentence, tt } from "../table/texts";
+import { resultReason, tt } from "../table/texts";
 
 function seatText(summary: TableSummary, seat: number): string {
   const entry = summary.seats[seat];
@@ -29,7 +29,7 @@ export function gameRow(summary: TableSummary, href: string, viewer: number | nu
     if (result.winner === null) outcome = tt("drawn");
     else if (mySeat >= 0) outcome = result.winner === mySeat ? tt("won") : tt("lost");
     else outcome = `${colourName(summary.game, result.winner)} ${tt("wins")}.`;
-    outcome += ` ${reasonSentence(lang() === "en" ? result.en : result.de)}`;
+    outcome += ` ${resultReason(result)}`;
   }
   const when = summary.finished_at ?? summary.created_at;
   const date = when ? new Date(when).toLocaleString(lang(), { dateStyle: "short", timeStyle: "short" }) : "";

@@ -8,7 +8,7 @@ import { BoardStage } from "../table/board_stage";
 import { gameApi, gameUrl } from "../table/game_socket";
 import { MoveList } from "../table/move_list";
 import { colourName, GAME_TITLES, seatPerson } from "../table/seat_names";
-import { reasonSentence, tt } from "../table/texts";
+import { resultReason, tt } from "../table/texts";
 import { ReviewPanel } from "../solo/review_panel";
 
 interface ReplayPly {
@@ -131,7 +131,7 @@ export class ReplayPage {
     this.counter.textContent = `${entry.setup ? `${tt("setupStep")} · ` : ""}${this.ply} / ${this.plies.length - 1}`;
     const names = people.map((who, i) => `${who} (${colourName(data.game, i)})`);
     const result = data.result;
-    const resultText = result ? `${result.winner === null ? tt("drawn") : `${colourName(data.game, result.winner)} ${tt("wins")}.`} ${reasonSentence(lang() === "en" ? result.en : result.de)}` : "";
+    const resultText = result ? `${result.winner === null ? tt("drawn") : `${colourName(data.game, result.winner)} ${tt("wins")}.`} ${resultReason(result)}` : "";
     this.header.replaceChildren(
       el("strong", {}, `${GAME_TITLES[data.game] ?? data.game} · ${tt("replay")}`), el("br"),
       `${names.join(" – ")}`, el("br"),

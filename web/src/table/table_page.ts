@@ -5,6 +5,7 @@
 import { el } from "../dom";
 import { lang, onLangChange } from "../i18n";
 import type { ErrorPayload, TablePresencePayload, TableSeat, TableStatePayload } from "../protocol";
+import { ownFirst } from "../boards/board";
 import { BoardStage } from "./board_stage";
 import { TableClock } from "./clock";
 import { gameApi, NoWebSocket, releaseTableSocket, tableSocket, type GameSocket } from "./game_socket";
@@ -19,7 +20,7 @@ import { requestRematch } from "./rematch";
 import { colourName, GAME_TITLES, seatPerson } from "./seat_names";
 import { pauseCountdownLine, pauseWeiterLine } from "./pause_status";
 import { ResultChanges } from "./result_changes";
-import { reasonSentence, tt } from "./texts";
+import { resultReason, tt } from "./texts";
 
 const NOTICE_MS = 6000;
 
@@ -404,7 +405,7 @@ export class TablePage {
     const state = this.state!;
     const result = state.result;
     if (state.status === "aborted" || !result) return tt("aborted");
-    const reason = reasonSentence(lang() === "en" ? result.en : result.de);
+    const reason = resultReason(result);
     const player = state.you !== null && state.mode !== "same_device";
     let head: string;
     if (result.winner === null) head = tt("drawn");
@@ -412,12 +413,9 @@ export class TablePage {
     else head = `${colourName(state.game, result.winner)} ${tt("wins")}.`;
     // A player reads the score from their own side ("Verloren. … (1 : 2)"), as "Gewonnen!" and
     // "Verloren." speak; spectators and one device read it in seat order, after the winner's colour.
-    let score = "";
-    if (Array.isArray(result.score)) {
-      const points = [...(result.score as number[])];
-      if (player && state.you === 1) points.reverse();
-      score = ` (${points.join(" : ")})`;
-    }
+    const score = Array.isArray(result.score)
+      ? ` (${ownFirst(result.score as number[], state.you, state.mode === "same_device").join(" : ")})`
+      : "";
     return `${head} ${reason}${score}`;
   }
 

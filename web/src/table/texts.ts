@@ -115,7 +115,9 @@ export function tt(key: TableTextKey): string {
   return TEXTS[key][lang()];
 }
 
-/** A game's end reason after "Gewonnen!" or "You won!": it starts a sentence ("decided on council seals"). */
-export function reasonSentence(reason: string): string {
+/** A game's end reason in the reader's language, after "Gewonnen!" or "You won!": it starts a
+ * sentence ("Decided on council seals"). */
+export function resultReason(result: { de: string; en: string }): string {
+  const reason = lang() === "en" ? result.en : result.de;
   return reason.charAt(0).toUpperCase() + reason.slice(1);
 }
