@@ -8,7 +8,8 @@
 A player is ``[module:]strength[:samples][@cpu_seconds]``: module ``new`` (the default:
 :mod:`services.ai_worker.players.hanse`), ``previous`` (:mod:`bench.hanse_previous_stark`,
 Stark before the Jaipur evaluation) or ``expert`` (:mod:`bench.hanse_expert`, a
-rule-based trader); ``samples`` fixes Stark's sampled deals per move, ``@cpu_seconds``
+rule-based trader); a suffix ``#weights.json`` plays the new Stark with the evaluation
+weights of that file (``bench.hanse_tune fit``); ``samples`` fixes Stark's sampled deals per move, ``@cpu_seconds``
 gives it that much CPU time per move (its clock is the process's CPU clock for the
 move), so a duel does not depend on the machine's load: ``stark@0.15`` against
 ``previous:stark@0.15`` is equal time.  Every match is best of three
@@ -37,6 +38,7 @@ from typing import Any
 
 from bench import ladder_results
 from bench.ai_general import wilson_interval
+from bench.hanse_tune import weights_from_file
 from shared.games import get_game
 
 GAME = get_game("hanse")
@@ -52,6 +54,7 @@ class Player:
     """One side of a duel: its module, strength, and its effort per move."""
 
     def __init__(self, spec: str) -> None:
+        spec, _, weights = spec.partition("#")
         spec, _, cpu = spec.partition("@")
         parts = spec.split(":")
         name = parts.pop(0) if parts[0] in MODULES else "new"
@@ -59,18 +62,20 @@ class Player:
         self.strength = parts[0] if parts else "expert"
         self.samples = int(parts[1]) if len(parts) > 1 else None
         self.cpu_s = float(cpu) if cpu else None
+        # Evaluation weights from a file (``bench.hanse_tune fit``): new Stark only.
+        self.extra = {"weights": weights_from_file(Path(weights))} if weights else {}
 
     def choose(self, view: dict[str, Any], rng: random.Random, stats: dict[str, int]) -> str:
         if self.cpu_s is None:
             return self.module.choose_move(view, self.strength, time.monotonic() + SAFETY_S, rng,
-                                           max_samples=self.samples, stats=stats)
+                                           max_samples=self.samples, stats=stats, **self.extra)
         # The player reads its deadline from time.monotonic(): for this move its clock is
         # the CPU time this process spent, so another process's load costs it nothing.
         real = self.module.time
         self.module.time = _CPU_CLOCK
         try:
             return self.module.choose_move(view, self.strength, time.process_time() + self.cpu_s, rng,
-                                           max_samples=self.samples, stats=stats)
+                                           max_samples=self.samples, stats=stats, **self.extra)
         finally:
             self.module.time = real
 

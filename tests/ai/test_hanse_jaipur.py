@@ -4,6 +4,7 @@ and the per-kind tables give the same values however they were filled."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from services.ai_worker.players import hanse_jaipur
@@ -53,3 +54,19 @@ def test_the_kind_tables_give_the_same_values_in_any_order() -> None:
     again = {i: (hanse_jaipur.evaluate(positions[i], 1), hanse_jaipur.evaluate(positions[i], 0)) for i in order}
     assert all(first[i] == (again[i][1], again[i][0]) for i in order)
     assert len(positions) > 1000
+
+
+def test_two_weight_sets_keep_their_own_kind_tables() -> None:
+    # A tuning run evaluates with two weight sets in one process, move by move: a table
+    # shared between them would hand one set the kind values the other computed.
+    positions = _positions(10, seed=13)
+    other = dataclasses.replace(hanse_jaipur.STARK_WEIGHTS, first_seller=0.9, growth_share=0.1, hand_share=0.8)
+    hanse_jaipur._kind_tables.clear()
+    alone = [hanse_jaipur.evaluate(s, 0, other) for s in positions]
+    hanse_jaipur._kind_tables.clear()
+    mixed = []
+    for s in positions:
+        hanse_jaipur.evaluate(s, 0)
+        mixed.append(hanse_jaipur.evaluate(s, 0, other))
+    assert mixed == alone
+    assert sum(a != hanse_jaipur.evaluate(s, 0) for a, s in zip(alone, positions, strict=True)) > len(positions) // 2

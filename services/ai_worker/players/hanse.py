@@ -34,10 +34,12 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from services.ai_worker.players.hanse_belief import declines, informed_state
 from services.ai_worker.players.hanse_eval import evaluate
+from services.ai_worker.players.hanse_jaipur import STARK_WEIGHTS, Weights
 from services.ai_worker.players.hanse_jaipur import evaluate as stark_evaluate
 from services.ai_worker.players.hanse_jaipur import value_after as stark_after
 from shared.games.hanse import fast_apply, fast_moves, state_from_view
@@ -166,18 +168,27 @@ def _line_moves(state: State) -> tuple[int, ...]:
     return found
 
 
-def _stark_line(state: State, move: int, me: int, budget: _Budget) -> float:
+def _stark_line(
+    state: State, move: int, me: int, budget: _Budget, after: ValueAfter = stark_after, here: Evaluation = stark_evaluate
+) -> float:
     """Value of ``move`` three plies deep: the opponent's best reply, then our best next move."""
     child = fast_apply(state, move)
     if child.phase != PLAY:
-        return stark_evaluate(child, me)
-    reply, value = _greedy(child, me, budget, stark_after, line=True, here=stark_evaluate)
+        return here(child, me)
+    reply, value = _greedy(child, me, budget, after, line=True, here=here)
     if reply < 0:
         return value
     grandchild = fast_apply(child, reply)
     if grandchild.phase != PLAY:
-        return stark_evaluate(grandchild, me)
-    return _greedy(grandchild, me, budget, stark_after, line=True, here=stark_evaluate)[1]
+        return here(grandchild, me)
+    return _greedy(grandchild, me, budget, after, line=True, here=here)[1]
+
+
+def _judges(weights: Weights) -> tuple[ValueAfter, Evaluation]:
+    """Stark's evaluation after a move and of a position, with ``weights``."""
+    if weights is STARK_WEIGHTS:
+        return stark_after, stark_evaluate
+    return partial(stark_after, w=weights), partial(stark_evaluate, w=weights)
 
 
 def _stark_candidates(first: dict[int, float], extra: tuple[int, ...]) -> list[int]:
@@ -199,6 +210,7 @@ def _stark_values(
     candidates: bool = True,
     prune: bool = False,
     budget: _Budget | None = None,
+    weights: Weights = STARK_WEIGHTS,
 ) -> tuple[dict[int, float], int]:
     """Stark's mean value of its candidate moves (plus ``extra``) over the deals it
     searched, and how many deals finished.  With ``prune`` the candidates race
@@ -206,17 +218,18 @@ def _stark_values(
     and the search ends when one is left."""
     me = view["seat"]
     budget = budget or _Budget(deadline)
-    weights = declines(view)
+    after, here = _judges(weights)
+    belief = declines(view)
     found: dict[int, list[float]] = {}  # per candidate its line's value in each deal, in order
     dropped: dict[int, float] = {}
     done = 0
     while max_samples is None or done < max_samples:
         if time.monotonic() >= deadline:
             break
-        state = informed_state(view, rng, weights)
+        state = informed_state(view, rng, belief)
         try:
             if not found:
-                first = _one_ply(state, me, budget, stark_after) if candidates else {}
+                first = _one_ply(state, me, budget, after) if candidates else {}
                 moves = _stark_candidates(first, extra) if candidates else list(extra)
                 if not moves:
                     return {}, 0
@@ -225,7 +238,7 @@ def _stark_values(
             for move in found:
                 if time.monotonic() >= deadline:
                     raise _OutOfTime
-                sample[move] = _stark_line(state, move, me, budget)
+                sample[move] = _stark_line(state, move, me, budget, after, here)
         except _OutOfTime:
             break
         for move, value in sample.items():
@@ -327,12 +340,14 @@ def choose_move(
     rng: random.Random,
     max_samples: int | None = None,
     stats: dict[str, int] | None = None,
+    weights: Weights = STARK_WEIGHTS,
 ) -> str:
     """A legal move text for the seat of ``view`` by ``deadline`` (time.monotonic()).
 
     ``max_samples`` fixes the number of determinizations instead of the clock, so a
     test gets the same move from the same rng on any machine.  ``stats`` receives
-    ``nodes`` (positions evaluated), ``depth`` (plies per sample) and ``samples``."""
+    ``nodes`` (positions evaluated), ``depth`` (plies per sample) and ``samples``.
+    ``weights`` are Stark's evaluation weights (a tuning run plays others)."""
     if strength not in STRENGTHS:
         raise ValueError(f"unknown strength {strength!r}")
     texts = _legal_texts(view)
@@ -357,7 +372,7 @@ def choose_move(
         values, done = _searched_values(view, deadline, rng, MITTEL_CANDIDATES, samples, budget=budget)
     else:
         depth = STARK_DEPTH
-        values, done = _stark_values(view, deadline, rng, max_samples, prune=True, budget=budget)
+        values, done = _stark_values(view, deadline, rng, max_samples, prune=True, budget=budget, weights=weights)
     if stats is not None:
         stats.update(nodes=budget.nodes, depth=depth, samples=done)
     if not values:

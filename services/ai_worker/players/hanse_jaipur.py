@@ -29,6 +29,7 @@ value, this one asks what the cards will really fetch before the round ends:
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from services.ai_worker.players.hanse_eval import MATCH_VALUE, SEAL_VALUE, round_over_value
 from shared.games.hanse.cards import (
@@ -44,32 +45,45 @@ from shared.games.hanse.cards import (
 from shared.games.hanse.moves import EXCHANGE, HORSES, SELL, TAKE, step
 from shared.games.hanse.state import PLAY, State
 
-HAND_SHARE = 0.6  # cards in hand are worth this share of what they fetch: they still have to be sold
-LATE_SHARE = 0.15  # share for kinds beyond the sales that fit into the turns left
-DRAWS_PER_PLY = 0.6  # about this many cards leave the deck per move (sales and exchanges draw none)
-FIRST_SELLER = 0.65  # chance the seat to move wins a race for the same good
-GROWTH_SHARE = 0.35  # share of the next Ratsmarke step credited while more cards may come
-HORSE_CURRENCY = 0.2  # per horse (up to four): pays for exchanges
-FULL_HAND_COST = 1.5
-NEAR_FULL_COST = 0.3
-SEAL_HORIZON = 24.0  # plies before the end from which the seal starts to count
-SEAL_SCALE = 5.0  # a lead of this many points makes the seal about three-quarters sure
-STALL_SPREAD = 0.6  # how much each horse still to come blurs the Packpferde lead …
-STALL_SURE = 0.5  # … and how sure a lead is when none is left to come
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: the kind tables are kept per weight set
+class Weights:
+    """The evaluation's judgement, in points or shares of them (self-play tuned:
+    ``bench.hanse_tune``)."""
+
+    hand_share: float = 0.6  # cards in hand are worth this share of what they fetch: they still have to be sold
+    late_share: float = 0.15  # share for kinds beyond the sales that fit into the turns left
+    draws_per_ply: float = 0.6  # about this many cards leave the deck per move (sales and exchanges draw none)
+    first_seller: float = 0.65  # chance the seat to move wins a race for the same good
+    growth_share: float = 0.35  # share of the next Ratsmarke step credited while more cards may come
+    lone_precious: float = 0.5  # a single precious card cannot be sold alone: this share until it has a partner
+    horse_currency: float = 0.2  # per horse (up to four): pays for exchanges
+    full_hand_cost: float = 1.5
+    near_full_cost: float = 0.3
+    seal_horizon: float = 24.0  # plies before the end from which the seal starts to count
+    seal_scale: float = 5.0  # a lead of this many points makes the seal about three-quarters sure
+    stall_spread: float = 0.6  # how much each horse still to come blurs the Packpferde lead …
+    stall_sure: float = 0.5  # … and how sure a lead is when none is left to come
 
 
-_kind_tables: dict[tuple, dict[int, float]] = {}
+HAND_SET_WEIGHTS = Weights()
+STARK_WEIGHTS = HAND_SET_WEIGHTS
+
+
+_kind_tables: dict[tuple[Weights, tuple], dict[int, float]] = {}
 _CACHE_LIMIT = 300_000  # entries; the search meets the same kinds against the same piles again and again
 
 
-def _kind_table(rats_piles: tuple) -> dict[int, float]:
-    """The per-kind values already computed against these Ratsmarken piles (see :func:`_kind_key`).
-    The piles change only with a sale, so one evaluation looks them up once for both seats."""
-    found = _kind_tables.get(rats_piles)
+def _kind_table(rats_piles: tuple, w: Weights) -> dict[int, float]:
+    """The per-kind values already computed against these Ratsmarken piles with these
+    weights (see :func:`_potential`).  The piles change only with a sale, so one
+    evaluation looks them up once for both seats."""
+    key = (w, rats_piles)
+    found = _kind_tables.get(key)
     if found is None:
         if len(_kind_tables) >= 4096:
             _kind_tables.clear()
-        found = _kind_tables[rats_piles] = {}
+        found = _kind_tables[key] = {}
     elif len(found) >= _CACHE_LIMIT:
         found.clear()
     return found
@@ -81,7 +95,8 @@ def _rats_means(rats_piles: tuple) -> tuple[float, float, float]:
 
 
 def _kind_value(
-    k: int, n: int, rival: int, left: int, rats: tuple[float, float, float], first_to_sell: bool, coming: bool
+    k: int, n: int, rival: int, left: int, rats: tuple[float, float, float], first_to_sell: bool, coming: bool,
+    w: Weights,
 ) -> float:
     """What ``n`` cards of kind ``k`` fetch with ``left`` Zinnmarken on its pile, the rival
     holding ``rival`` of them, ``first_to_sell`` when the seat moves next and ``coming``
@@ -92,7 +107,7 @@ def _kind_value(
     if rival and left:
         after = start + min(rival, left)
         second = sum(pile[after : after + n])
-        p = FIRST_SELLER if first_to_sell else 1.0 - FIRST_SELLER
+        p = w.first_seller if first_to_sell else 1.0 - w.first_seller
         value = p * first + (1.0 - p) * second
     else:
         value = float(first)
@@ -102,11 +117,11 @@ def _kind_value(
         size = n - 3
         value += rats[size]
         if coming:
-            value += GROWTH_SHARE * max(0.0, rats[size + 1] - rats[size])
+            value += w.growth_share * max(0.0, rats[size + 1] - rats[size])
     elif n == 2 and coming:
-        value += GROWTH_SHARE * rats[0]
+        value += w.growth_share * rats[0]
     if n == 1 and PRECIOUS[k]:
-        value *= 0.5
+        value *= w.lone_precious
     return value
 
 
@@ -119,6 +134,7 @@ def _potential(
     table: dict[int, float],
     first_to_sell: bool,
     fit: int,
+    w: Weights,
 ) -> float:
     """What ``hand``'s goods will fetch in the ``fit`` sales it has turns left for."""
     values = []
@@ -132,39 +148,25 @@ def _potential(
             key = ((((k << 3 | n) << 3 | r) << 4 | left) << 1 | first_to_sell) << 1 | coming
             value = table.get(key)
             if value is None:
-                value = table[key] = _kind_value(k, n, r, left, _rats_means(rats_piles), first_to_sell, coming)
+                value = table[key] = _kind_value(k, n, r, left, _rats_means(rats_piles), first_to_sell, coming, w)
             values.append(value)
     if not values:
         return 0.0
     values.sort(reverse=True)
-    return HAND_SHARE * (sum(values[:fit]) + LATE_SHARE * sum(values[fit:]))
+    return w.hand_share * (sum(values[:fit]) + w.late_share * sum(values[fit:]))
 
 
-def hand_potential(state: State, seat: int, turns: float) -> float:
-    """What ``seat``'s goods will fetch in the ``turns`` it has left (see the module docstring)."""
-    return _potential(state.hands[seat], state.hands[1 - seat], state.discard, state.zinn_left, state.rats_piles,
-                      _kind_table(state.rats_piles), state.turn == seat, max(1, int(turns)))
-
-
-def plies_left(state: State) -> float:
-    """A guess of the moves left in this round."""
-    plies = len(state.deck) / DRAWS_PER_PLY
-    if state.zinn_left.count(0) >= 2:
-        plies = min(plies, 6.0)
-    return plies
-
-
-def evaluate(state: State, me: int) -> float:
+def evaluate(state: State, me: int, w: Weights = STARK_WEIGHTS) -> float:
     """Points ``me`` is ahead, with the seal weighed in as the round's end nears."""
     if state.phase != PLAY:
         return round_over_value(state, me)
     zinn_won, rats_won = state.zinn_won, state.rats_won
     points = sum(zinn_won[0]) + sum(rats_won[0]) - sum(zinn_won[1]) - sum(rats_won[1])
     return _value(state, me, state.turn, state.hands, points, len(state.deck), state.zinn_left,
-                  state.rats_piles, state.discard)
+                  state.rats_piles, state.discard, w)
 
 
-def value_after(state: State, move: int, me: int) -> float:
+def value_after(state: State, move: int, me: int, w: Weights = STARK_WEIGHTS) -> float:
     """``evaluate(step(state, move), me)`` without building the position: the search
     values every move of a position and keeps one, so the others need only the counts
     the evaluation reads.  A move that ends the round is stepped for the Rundentafel."""
@@ -177,13 +179,13 @@ def value_after(state: State, move: int, me: int) -> float:
     hand = list(state.hands[p])
     if kind_of_move == TAKE:
         if deck < 1:
-            return evaluate(step(state, move), me)
+            return evaluate(step(state, move), me, w)
         hand[move >> 3] += 1
         deck -= 1
     elif kind_of_move == HORSES:
         horses = state.market[HORSE]
         if deck < horses:
-            return evaluate(step(state, move), me)
+            return evaluate(step(state, move), me, w)
         hand[HORSE] += horses
         deck -= horses
     elif kind_of_move == SELL:
@@ -195,7 +197,7 @@ def value_after(state: State, move: int, me: int) -> float:
         gained = 0
         if got:
             if zinn_left.count(0) + (got == left) >= EMPTY_PILES_END_ROUND:
-                return evaluate(step(state, move), me)
+                return evaluate(step(state, move), me, w)
             start = len(ZINN[k]) - left
             gained = sum(ZINN[k][start : start + got])
             zinn_left = zinn_left[:k] + (left - got,) + zinn_left[k + 1 :]
@@ -211,9 +213,9 @@ def value_after(state: State, move: int, me: int) -> float:
             hand[k] += ((move >> (3 + 3 * k)) & 7) - ((move >> (21 + 3 * k)) & 7)
         hand[HORSE] -= move >> 39
     else:
-        return evaluate(step(state, move), me)
+        return evaluate(step(state, move), me, w)
     hands = (tuple(hand), state.hands[1]) if p == 0 else (state.hands[0], tuple(hand))
-    return _value(state, me, 1 - p, hands, points, deck, zinn_left, rats_piles, discard)
+    return _value(state, me, 1 - p, hands, points, deck, zinn_left, rats_piles, discard, w)
 
 
 def _value(
@@ -226,42 +228,43 @@ def _value(
     zinn_left: tuple[int, ...],
     rats_piles: tuple,
     discard: tuple[int, ...],
+    w: Weights,
 ) -> float:
     """The evaluation of a position in play from the counts it reads (``points``: seat 0's
     tokens minus seat 1's; ``deck``: cards left to draw); ``state`` gives only the seals.
     Written flat, one table look-up per kind held: it runs for every position searched."""
     other = 1 - me
     lead = float(points if me == 0 else -points)
-    plies = deck / DRAWS_PER_PLY
+    plies = deck / w.draws_per_ply
     if zinn_left.count(0) >= 2:
         plies = min(plies, 6.0)
     mine_to_move = turn == me
     my_turns = (plies + (1 if mine_to_move else 0)) / 2
     their_turns = (plies + (0 if mine_to_move else 1)) / 2
     mine, theirs = hands[me], hands[other]
-    table = _kind_table(rats_piles)
-    lead += _potential(mine, theirs, discard, zinn_left, rats_piles, table, mine_to_move, max(1, int(my_turns))) - (
-        _potential(theirs, mine, discard, zinn_left, rats_piles, table, not mine_to_move, max(1, int(their_turns))))
+    table = _kind_table(rats_piles, w)
+    lead += _potential(mine, theirs, discard, zinn_left, rats_piles, table, mine_to_move, max(1, int(my_turns)), w) - (
+        _potential(theirs, mine, discard, zinn_left, rats_piles, table, not mine_to_move, max(1, int(their_turns)), w))
 
     to_come = CARD_COUNTS[HORSE] - mine[HORSE] - theirs[HORSE]
-    lead += 5.0 * math.tanh((mine[HORSE] - theirs[HORSE]) / (STALL_SURE + STALL_SPREAD * to_come))
-    lead += HORSE_CURRENCY * (min(mine[HORSE], 4) - min(theirs[HORSE], 4))
+    lead += 5.0 * math.tanh((mine[HORSE] - theirs[HORSE]) / (w.stall_sure + w.stall_spread * to_come))
+    lead += w.horse_currency * (min(mine[HORSE], 4) - min(theirs[HORSE], 4))
 
     my_goods, their_goods = sum(mine[:GOODS]), sum(theirs[:GOODS])
     if my_goods >= HAND_LIMIT:
-        lead -= FULL_HAND_COST
+        lead -= w.full_hand_cost
     elif my_goods == HAND_LIMIT - 1:
-        lead -= NEAR_FULL_COST
+        lead -= w.near_full_cost
     if their_goods >= HAND_LIMIT:
-        lead += FULL_HAND_COST
+        lead += w.full_hand_cost
     elif their_goods == HAND_LIMIT - 1:
-        lead += NEAR_FULL_COST
+        lead += w.near_full_cost
 
-    closeness = max(0.0, 1.0 - plies / SEAL_HORIZON)
+    closeness = max(0.0, 1.0 - plies / w.seal_horizon)
     if closeness:
         to_win = state.seals_to_win
         my_stake = SEAL_VALUE + (MATCH_VALUE if state.seals[me] + 1 >= to_win else 0.0)
         their_stake = SEAL_VALUE + (MATCH_VALUE if state.seals[other] + 1 >= to_win else 0.0)
-        p = 0.5 + 0.5 * math.tanh(lead / SEAL_SCALE)
+        p = 0.5 + 0.5 * math.tanh(lead / w.seal_scale)
         lead += closeness * (p * my_stake - (1.0 - p) * their_stake)
     return lead
