@@ -422,6 +422,9 @@ def main() -> int:
     if args.echo_server:
         echo_server(args.port, args.echo_unrouted)
         return 0
+    if args.profile and not Path(sys.executable).with_name("py-spy").exists():
+        # Not in the locked dev requirements: a profiler is for the engineer, not the suite.
+        parser.error(f"--profile needs py-spy beside the interpreter: {sys.executable} -m pip install py-spy")
 
     from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool
