@@ -164,6 +164,9 @@ export class TablePage {
       this.stage = new BoardStage(payload.game, (text) => this.move(text), () => this.drawPlayers());
       this.boardArea.querySelector(".board-wrap")!.replaceChildren(this.stage.host);
       this.stage.host.addEventListener("click", () => this.boardClicked());
+      // The press counts too: a board redrawn between press and release (a state, the views
+      // fetched after the end) gets no click at all in Chromium, and the result waited 10 s.
+      this.stage.host.addEventListener("pointerdown", () => this.boardClicked());
       this.controls.before(this.stage.switches);
       // Your own colour at the bottom: the second seat sees the board turned.
       if (payload.mode !== "same_device" && this.stage.turnedFor(payload.you)) this.stage.setFlipped(true);
