@@ -137,7 +137,13 @@ class NginxRouter:
 
     def reroute(self, lobby: list[str], game: list[str], timeout: float = 10) -> None:
         """New upstream servers, as a deploy's nginx learns of a process added or removed
-        (``nginx -s reload``); returns once new workers serve."""
+        (``nginx -s reload``); returns once new workers serve and the old ones accept no more.
+
+        An old worker keeps its open connections (and the old upstreams for them) until they
+        end, but stops accepting only when the master's shutdown message reaches it, after the
+        new workers started: a connection in between would still be routed by the old ring.
+        nginx renames such a worker "worker process is shutting down" as it closes its
+        listening sockets."""
         import psutil
 
         assert self.process is not None
@@ -147,11 +153,14 @@ class NginxRouter:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                workers = {c.pid for c in psutil.Process(self.process.pid).children()
-                           if c.status() != psutil.STATUS_ZOMBIE and c.pid not in before}
+                children = [c for c in psutil.Process(self.process.pid).children()
+                            if c.status() != psutil.STATUS_ZOMBIE]
+                workers = {c.pid for c in children if c.pid not in before}
+                old_accepting = [c for c in children if c.pid in before
+                                 and "shutting down" not in " ".join(c.cmdline())]
             except psutil.Error:
-                workers = set()
-            if len(workers) >= self.workers:
+                workers, old_accepting = set(), [None]
+            if len(workers) >= self.workers and not old_accepting:
                 return
             time.sleep(0.05)
         raise RuntimeError("nginx did not reload in time")
