@@ -48,35 +48,30 @@ def _parts(move: int) -> tuple[str, str, str | None, str | None]:
     return parts
 
 
-# Mask of turned stones → their names (a target cell has at most six neighbours, so few
-# masks recur); each view gets lists of its own.
-_TURNED_NAMES: dict[int, tuple[str, ...]] = {}
+# (move, mask of the stones it turns) → its legal-move entry.  A target cell has at most six
+# neighbours, so few masks recur and the entries of one position mostly exist already: a
+# view's list is looked up, not built (receivers never change a view, as with ``_public``).
+# Bounded by the moves (at most 61 × 13 + 1) times the masks each target meets.
+_ENTRIES: dict[tuple[int, int], dict[str, Any]] = {}
 
 
-def _turned_names(mask: int) -> list[str]:
-    names = _TURNED_NAMES.get(mask)
-    if names is None:
-        names = _TURNED_NAMES[mask] = tuple(names_of(mask))
-    return list(names)
+def _entry(move: int, mask: int) -> dict[str, Any]:
+    text, kind, frm, to = _parts(move)
+    return {"text": text, "effect": {"kind": kind, "from": frm, "to": to, "turns": names_of(mask)}}
 
 
 def legal_moves_with_effects(state: State, seat: int) -> list[dict[str, Any]]:
     """``[{"text", "effect"}]`` for every legal move of ``seat``: the same as
-    ``{"text": move_text(m), "effect": play.effect(state, m)}`` per move, with the turned
-    stones named once per target cell (most targets are reached by a clone and several jumps)."""
+    ``{"text": move_text(m), "effect": play.effect(state, m)}`` per move."""
     opp = state.opp
-    turned: dict[int, list[str]] = {}
+    entries = _ENTRIES
     out = []
     for move in legal_for(state, seat):
-        text, kind, frm, to = _parts(move)
-        if kind == "pass":
-            turns: list[str] = []
-        else:
-            cell = move & 63
-            turns = turned.get(cell)  # type: ignore[assignment]
-            if turns is None:
-                turns = turned[cell] = _turned_names(NEIGHBOURS[cell] & opp)
-        out.append({"text": text, "effect": {"kind": kind, "from": frm, "to": to, "turns": turns}})
+        mask = 0 if move == PASS else NEIGHBOURS[move & 63] & opp
+        entry = entries.get((move, mask))
+        if entry is None:
+            entry = entries[(move, mask)] = _entry(move, mask)
+        out.append(entry)
     return out
 
 
