@@ -1,7 +1,7 @@
 """Concurrent games over real sockets: the game service next to a bare Flask-SocketIO echo server.
 
 ``python -m bench.tables [--games N] [--seconds S] [--game-processes P] [--router nginx]
-[--routing table|client] [--echo-processes E] [--echo-unrouted] [--profile PREFIX]`` prints JSON.
+[--routing table|client] [--echo-processes E] [--echo-unrouted] [--floor] [--profile PREFIX]`` prints JSON.
 
 N Battlehexagon games between 2·N scripted clients (Socket.IO over WebSocket, all on
 one asyncio loop in this process: see ``Player``) run for S seconds against each server in turn.  The player to move waits
@@ -45,7 +45,13 @@ on the same one).  ``--echo-unrouted`` gives the echo server the game service's 
 change to Flask itself (``services.socketio_flask``: Socket.IO events are not matched
 against the URL map, which left a reference cycle per event in a bare Flask app); by
 default the echo server is a bare Flask app, the baseline the issue names.  ``cpu_ms_per_move["server"]`` sums over all processes of
-that server.
+that server.  ``cpu_ratio`` is the game service's CPU per move with its PostgreSQL and Redis
+over the echo server's.
+
+``--floor`` runs a third server between the two: the echo server that also appends each
+move to its table's row in PostgreSQL (one UPDATE, autocommit) and sends Redis one command
+(``echo_store``); ``floor_cpu_ratio`` is its CPU per move with PostgreSQL and Redis over the
+bare echo's: what storing each move costs before any rule, view or clock.
 """
 
 from __future__ import annotations
@@ -78,8 +84,14 @@ THINK_S = (0.5, 1.5)
 
 # ---- the bare echo server -------------------------------------------------------------
 
-def echo_server(port: int, unrouted: bool) -> None:
-    """Flask-SocketIO on gevent: table:join puts the socket on a seat, table:move is echoed to both."""
+def echo_server(port: int, unrouted: bool, store: bool = False) -> None:
+    """Flask-SocketIO on gevent: table:join puts the socket on a seat, table:move is echoed to both.
+
+    ``store`` (``--floor``): after echoing, each move is also appended to its table's row in
+    PostgreSQL by one UPDATE (autocommit: one round trip, one transaction) and told to Redis
+    by one command, as the least any server must do that keeps PostgreSQL the judge of every
+    move and lets Redis tell the other processes; the database is the one in
+    ``DATABASE_URL``, Redis the one in ``REDIS_URL``."""
     from flask import Flask, request
     from flask_socketio import SocketIO, emit, join_room
 
@@ -90,6 +102,7 @@ def echo_server(port: int, unrouted: bool) -> None:
     app = SocketIOFlask("echo", socketio_path=GAME_PATH) if unrouted else Flask("echo")
     socketio = SocketIO(app, async_mode="gevent", path=GAME_PATH, cors_allowed_origins="*")
     seated: dict[int, int] = {}
+    stored = _EchoStore(os.environ["DATABASE_URL"], os.environ["REDIS_URL"]) if store else None
 
     @app.get("/healthz")
     def healthz() -> dict:
@@ -101,6 +114,8 @@ def echo_server(port: int, unrouted: bool) -> None:
         you = seated.get(game_id, 0)
         seated[game_id] = you + 1
         join_room(f"game:{game_id}")
+        if stored is not None:
+            stored.seat(game_id)
         emit("table:state", {"game_id": game_id, "version": 0, "you": you, "to_move": 0}, to=request.sid)
 
     @socketio.on("table:move")
@@ -108,9 +123,35 @@ def echo_server(port: int, unrouted: bool) -> None:
         version = data["version"] + 1
         emit("table:state", {"game_id": data["game_id"], "version": version, "to_move": version % 2,
                              "move": data["move"]}, to=f"game:{data['game_id']}")
+        if stored is not None:
+            stored.move(data["game_id"], data["move"], version)
 
     tune_collector()
     gevent_start.serve(app, "127.0.0.1", port)
+
+
+class _EchoStore:
+    """The echo server's writes with ``--floor``: a row per table, one UPDATE and one Redis command per move."""
+
+    def __init__(self, database_url: str, redis_url: str) -> None:
+        import redis
+        from psycopg_pool import ConnectionPool
+
+        self.pool = ConnectionPool(database_url, min_size=4, max_size=20, kwargs={"autocommit": True})
+        self.redis = redis.Redis.from_url(redis_url)
+        with self.pool.connection() as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS bench_echo_moves (game_id integer PRIMARY KEY,"
+                         " moves text[] NOT NULL DEFAULT '{}', version integer NOT NULL DEFAULT 0)")
+
+    def seat(self, game_id: int) -> None:
+        with self.pool.connection() as conn:
+            conn.execute("INSERT INTO bench_echo_moves (game_id) VALUES (%s) ON CONFLICT DO NOTHING", (game_id,))
+
+    def move(self, game_id: int, text: str, version: int) -> None:
+        with self.pool.connection() as conn:
+            conn.execute("UPDATE bench_echo_moves SET moves = array_append(moves, %s::text), version = %s"
+                         " WHERE game_id = %s RETURNING xmin::text::bigint", (text, version, game_id)).fetchall()
+        self.redis.execute_command("PUBSUB", "NUMSUB", f"bench-echo:{game_id}")
 
 
 # ---- the scripted clients -------------------------------------------------------------
@@ -372,6 +413,12 @@ def histogram_quantiles(before: dict[float, float], after: dict[float, float]) -
     return out
 
 
+def stored_cpu(run: dict[str, Any]) -> float:
+    """A run's CPU ms per move in the server and the PostgreSQL and Redis it stores in."""
+    cpu = run["cpu_ms_per_move"]
+    return cpu["server"] + cpu.get("postgres_redis", 0.0)
+
+
 def router_cpu(routers: list[Any]) -> dict[str, Callable[[], list[int]]]:
     """nginx's processes as a CPU group of their own (none without a router)."""
     if not routers:
@@ -396,6 +443,46 @@ def wait_healthy(url: str, process: subprocess.Popen, timeout: float = 30) -> No
     raise RuntimeError("echo server not healthy")
 
 
+def run_echo(args: argparse.Namespace, tmp: Path, routers: list[Any], store: bool,
+             env: dict[str, str] | None = None, infra: Callable[[], list[int]] | None = None) -> dict[str, Any]:
+    """The echo server's run: ``args.echo_processes`` processes (behind nginx with ``--router
+    nginx``), with ``store`` the echo that also stores each move (``--floor``)."""
+    from bench.nginx_router import NginxRouter
+    from services.embedded import free_port
+    from tests.stack import ROOT
+
+    name = "echo-store" if store else "echo"
+    echoes: list[tuple[str, subprocess.Popen]] = []
+    try:
+        for k in range(args.echo_processes):
+            port = free_port()
+            echoes.append((f"http://127.0.0.1:{port}", subprocess.Popen(
+                [sys.executable, "-m", "bench.tables", "--echo-server", "--port", str(port),
+                 *(["--echo-unrouted"] if args.echo_unrouted else []), *(["--echo-store"] if store else [])],
+                cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
+                stderr=open(tmp / f"{name}-{k}.log", "wb"))))
+        for url, process in echoes:
+            wait_healthy(url, process)
+        echo_urls = [url for url, _ in echoes]
+        if args.router == "nginx":
+            echo_router = NginxRouter(free_port(), echo_urls[:1], echo_urls, tmp / f"nginx-{name}").start()
+            routers.append(echo_router)
+            echo_urls = [echo_router.url]
+        fake = [(gid, "t", "t") for gid in range(1, args.games + 1)]
+        return run_games(echo_urls, fake, args.seconds, echo=True,
+                         cpu_groups={"server": lambda: [p.pid for _, p in echoes],
+                                     **({"postgres_redis": infra} if infra is not None else {}),
+                                     **router_cpu(routers), "clients": lambda: [os.getpid()]})
+    finally:
+        for router in routers:
+            router.stop()
+        routers.clear()
+        for _, process in echoes:
+            process.terminate()
+        for _, process in echoes:
+            process.wait(10)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
@@ -416,11 +503,15 @@ def main() -> int:
                         help="sample the game service and the clients with py-spy over the measured window "
                              "(collapsed stacks in PREFIX-server.txt, PREFIX-clients.txt; with several game "
                              "processes PREFIX-server-K.txt per process K)")
+    parser.add_argument("--floor", action="store_true",
+                        help="also run the echo server with one PostgreSQL UPDATE and one Redis command per "
+                             "move (echo_store): the CPU any server that stores each move spends at least")
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--echo-store", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server:
-        echo_server(args.port, args.echo_unrouted)
+        echo_server(args.port, args.echo_unrouted, args.echo_store)
         return 0
     if args.profile and not Path(sys.executable).with_name("py-spy").exists():
         # Not in the locked dev requirements: a profiler is for the engineer, not the suite.
@@ -432,7 +523,7 @@ def main() -> int:
     from bench.nginx_router import NginxRouter
     from services.embedded import free_port
     from shared import accounts, auth_token, game_store
-    from tests.stack import ROOT, TEST_SECRET, ServiceProcess, start_infra
+    from tests.stack import TEST_SECRET, ServiceProcess, start_infra
 
     if args.echo_processes is None:
         args.echo_processes = args.game_processes if args.router == "nginx" else 1
@@ -447,33 +538,11 @@ def main() -> int:
                               "load_average": [round(x, 2) for x in os.getloadavg()]}
     routers: list[NginxRouter] = []
     try:
-        echoes: list[tuple[str, subprocess.Popen]] = []
-        try:
-            for k in range(args.echo_processes):
-                port = free_port()
-                echoes.append((f"http://127.0.0.1:{port}", subprocess.Popen(
-                    [sys.executable, "-m", "bench.tables", "--echo-server", "--port", str(port),
-                     *(["--echo-unrouted"] if args.echo_unrouted else [])],
-                    cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(tmp / f"echo-{k}.log", "wb"))))
-            for url, process in echoes:
-                wait_healthy(url, process)
-            echo_urls = [url for url, _ in echoes]
-            if args.router == "nginx":
-                echo_router = NginxRouter(free_port(), echo_urls[:1], echo_urls, tmp / "nginx-echo").start()
-                routers.append(echo_router)
-                echo_urls = [echo_router.url]
-            fake = [(gid, "t", "t") for gid in range(1, args.games + 1)]
-            result["echo"] = run_games(echo_urls, fake, args.seconds, echo=True,
-                                       cpu_groups={"server": lambda: [p.pid for _, p in echoes],
-                                                   **router_cpu(routers), "clients": lambda: [os.getpid()]})
-        finally:
-            for router in routers:
-                router.stop()
-            routers.clear()
-            for _, process in echoes:
-                process.terminate()
-            for _, process in echoes:
-                process.wait(10)
+        result["echo"] = run_echo(args, tmp, routers, store=False)
+        if args.floor:
+            env = {"DATABASE_URL": infra.database_url, "REDIS_URL": infra.redis_url}
+            result["echo_store"] = run_echo(args, tmp, routers, store=True, env=env,
+                                            infra=lambda: processes_under(tmp / "infra"))
         pool = ConnectionPool(infra.database_url, min_size=1, max_size=2, kwargs={"row_factory": dict_row})
         pairs = []
         for i in range(args.games):
@@ -535,6 +604,13 @@ def main() -> int:
         if ours["p50_ms"] and theirs["p50_ms"]:
             result["ratio_p50"] = round(ours["p50_ms"] / theirs["p50_ms"], 2)
             result["ratio_p99"] = round(ours["p99_ms"] / theirs["p99_ms"], 2)
+        # CPU per move against the bare echo's: the game service with PostgreSQL and Redis,
+        # and with --floor the echo that stores each move, also with them.
+        echo_cpu = theirs["cpu_ms_per_move"]["server"]
+        if echo_cpu:
+            result["cpu_ratio"] = round(stored_cpu(ours) / echo_cpu, 2)
+            if "echo_store" in result:
+                result["floor_cpu_ratio"] = round(stored_cpu(result["echo_store"]) / echo_cpu, 2)
     finally:
         infra.stop()
         shutil.rmtree(tmp, ignore_errors=True)
