@@ -125,3 +125,41 @@ def test_a_failed_statement_fails_every_move_of_its_batch(infra: Infra, pool) ->
     with pool.connection() as conn:
         assert game_store.load(conn, good.id).moves == []  # type: ignore[union-attr]
     assert isinstance(writer.append(_move(good, "again")), int)  # the writer goes on
+
+
+def test_moves_already_shown_wait_for_each_other_and_share_a_statement(infra: Infra, pool) -> None:  # noqa: ANN001
+    rows = _games(infra, 3)
+    writer = MoveWriter(pool, gather_s=0.3)
+    start = threading.Barrier(len(rows))
+    answers: dict[int, int | None] = {}
+
+    def run(i: int) -> None:
+        start.wait()
+        answers[i] = writer.append(_move(rows[i], "a"), shown=True)
+
+    began = time.monotonic()
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(rows))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert time.monotonic() - began >= 0.3  # the first waited its window out: nothing else asked for a write
+    assert len(answers) == 3 and None not in answers.values()
+    assert len(set(answers.values())) == 1  # one transaction wrote all three
+    with pool.connection() as conn:
+        assert all(game_store.load(conn, row.id).moves == ["a"] for row in rows)  # type: ignore[union-attr]
+
+
+def test_a_move_nobody_has_seen_yet_ends_the_gathering_at_once(infra: Infra, pool) -> None:  # noqa: ANN001
+    shown_row, waiting_row = _games(infra, 2)
+    writer = MoveWriter(pool, gather_s=30)
+    answers: list[Any] = []
+    shown = threading.Thread(target=lambda: answers.append(writer.append(_move(shown_row, "s"), shown=True)),
+                             daemon=True)
+    shown.start()
+    _until(lambda: len(writer._pending) == 1)
+    began = time.monotonic()
+    urgent = writer.append(_move(waiting_row, "w"))
+    shown.join(timeout=10)
+    assert time.monotonic() - began < 5  # not the shown move's 30 s
+    assert answers == [urgent] and isinstance(urgent, int)  # both in one statement

@@ -342,7 +342,8 @@ class Tables:
             shown = self.on_shown(Settled(after, new_state)) if first else None
             xmin = self.writer.append(MoveAppend(game_id=game_id, expected_xmin=row.xmin, move=canonical, seat=seat,
                                                  spent_ms=spent, remaining_ms=remaining, lag_quota_ms=quotas,
-                                                 turn_started_at=now, version=after.version))
+                                                 turn_started_at=now, version=after.version),
+                                      shown=shown is not None)
         except psycopg.OperationalError:
             # A connection that died in the pool: the locked path tries on a fresh one
             # (a move that did commit is then refused as stale, as there).
