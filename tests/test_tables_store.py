@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 from collections.abc import Iterator
 
 import psycopg
@@ -91,7 +93,7 @@ def test_append_moves_writes_every_row_still_at_its_version_in_one_statement(poo
         assert (row.turn_started_at, row.version, row.draw_offer) == (move.turn_started_at, 1, None)
     assert rows[untimed.id].remaining_ms is None  # type: ignore[union-attr]
     assert rows[stale.id] is not None and rows[stale.id].moves == [] and rows[stale.id].version == 0  # type: ignore[union-attr]
-    # One move alone takes the plain statement: the same write behind the same guard.
+    # One move alone: the same write behind the same guard.
     with pool.connection() as conn:
         assert game_store.append_moves(conn, [move_append(stale, "e5", 0)]) == {}  # still stale
         for row, seat in ((rows[computer.id], None), (rows[timed.id], 1)):
@@ -100,6 +102,15 @@ def test_append_moves_writes_every_row_still_at_its_version_in_one_statement(poo
             again = game_store.load(conn, row.id)  # type: ignore[union-attr]
             assert again is not None and again.xmin == xmin and again.moves[-1] == "f6"
             assert (again.move_seats[-1], again.remaining_ms, again.version) == (seat, move.remaining_ms, 2)
+    # The moves travel as JSON: quotes, backslashes and umlauts in a move's text and a time
+    # with microseconds in another zone arrive as they were.
+    odd = dataclasses.replace(move_append(rows[untimed.id], 'Tausch "Öl"\\2', 0),  # type: ignore[arg-type]
+                              turn_started_at=dt.datetime(2026, 12, 6, 9, 30, 1, 123456,
+                                                          tzinfo=dt.timezone(dt.timedelta(hours=1))))
+    with pool.connection() as conn:
+        assert untimed.id in game_store.append_moves(conn, [odd])
+        again = game_store.load(conn, untimed.id)
+    assert again is not None and again.moves[-1] == 'Tausch "Öl"\\2' and again.turn_started_at == odd.turn_started_at
     with pool.connection() as conn:
         assert game_store.append_moves(conn, []) == {}
         with pytest.raises(ValueError):  # UPDATE … FROM would write only one of them
