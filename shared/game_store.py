@@ -210,11 +210,11 @@ class MoveAppend:
 
 
 # One statement for any number of moves: the moves arrive as one JSON array of objects,
-# a single text parameter.  psycopg adapts a list parameter element by element; the
-# earlier forms (twelve parallel arrays for a batch, plain parameters with two clock
-# arrays for one move) cost 190-380 µs and 130-200 µs of this process's CPU per
-# statement against 100-190 µs for this one, for one to three moves alike.  The text
-# never changes with the batch size, so psycopg prepares it once.
+# a single text parameter.  psycopg adapts a list parameter element by element: with
+# plain parameters and two clock arrays for one move, twelve parallel arrays for a batch,
+# this process spent 1.5× the CPU per statement for one move and 2.1-2.3× for two or
+# three (``python -m bench.move_append``).  The text never changes with the batch size,
+# so psycopg prepares it once.
 _APPEND_MOVES = (
     "UPDATE games AS g SET moves = array_append(g.moves, v.move),"
     " move_seats = array_append(g.move_seats, v.seat), move_times = array_append(g.move_times, v.spent),"
