@@ -2,12 +2,15 @@
 
 ``python -m bench.move_append [--statements N] [--rounds R]`` prints JSON.
 
-``game_store.append_moves`` sends its moves as one JSON text (``json_to_recordset``).  The
-baseline is the form it replaced, kept here: plain parameters with the two clock arrays
-for one move, twelve parallel arrays (``unnest``) for a batch.  Both run on an embedded
+``game_store.append_moves`` sends a batch of moves as one JSON text (``json_to_recordset``),
+one move with plain parameters.  The baseline is the batch form the JSON one replaced,
+kept here: twelve parallel arrays (``unnest``); for one move the plain statement runs
+too, as the reason a batch of one does not take the JSON form.  All run on an embedded
 PostgreSQL (or ``DATABASE_URL``), autocommit as the game service's move writer, for
-batches of one, two and three moves, the two forms alternating round by round; CPU is
-this process's (``time.process_time``), so PostgreSQL's own work is not in it.
+batches of one, two and three moves, the two forms alternating round by round, with
+3,000 other games stored (the planner picks its join by the table's size).  CPU per
+statement is this process's (``time.process_time``) and that of the PostgreSQL backend
+serving its connection (the kernel's counters for ``pg_backend_pid()``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 from shared import db, game_store
 from shared.game_store import MoveAppend
@@ -35,22 +40,10 @@ _LISTS = (
     " WHERE g.id = v.id AND g.xmin = v.expected_xmin::text::xid AND g.status = 'running'"
     " RETURNING g.id, g.xmin::text::bigint AS xmin"
 )
-_ONE = (
-    "UPDATE games SET moves = array_append(moves, %s::text), move_seats = array_append(move_seats, %s::smallint),"
-    " move_times = array_append(move_times, %s::integer), remaining_ms = %s::integer[], lag_quota_ms = %s::integer[],"
-    " turn_started_at = %s, version = %s, draw_offer = NULL, takeback_offer = NULL"
-    " WHERE id = %s AND xmin = %s::text::xid AND status = 'running'"
-    " RETURNING id, xmin::text::bigint AS xmin"
-)
 
 
 def append_with_lists(conn: Any, moves: list[MoveAppend]) -> dict[int, int]:
-    """The list-parameter form: plain parameters for one move, parallel arrays for more."""
-    if len(moves) == 1:
-        m = moves[0]
-        return game_store._xmins(conn.execute(_ONE, (m.move, m.seat, m.spent_ms, m.remaining_ms,
-                                                     list(m.lag_quota_ms), m.turn_started_at, m.version,
-                                                     m.game_id, str(m.expected_xmin))))
+    """The batch statement as it was: twelve parallel arrays."""
     timed = [m.remaining_ms or (None, None) for m in moves]
     return game_store._xmins(conn.execute(_LISTS, (
         [m.game_id for m in moves], [m.expected_xmin for m in moves], [m.move for m in moves],
@@ -60,10 +53,17 @@ def append_with_lists(conn: Any, moves: list[MoveAppend]) -> dict[int, int]:
     )))
 
 
+def append_with_json(conn: Any, moves: list[MoveAppend]) -> dict[int, int]:
+    """The batch statement ``game_store.append_moves`` sends for two moves or more, for any number."""
+    return game_store._xmins(conn.execute(game_store._APPEND_MOVES,
+                                          (game_store._append_rows(moves), [m.game_id for m in moves])))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--statements", type=int, default=400, help="statements per form, batch size and round")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--statements", type=int, default=150,
+                        help="statements per form, batch size and round (a game's length of moves)")
+    parser.add_argument("--rounds", type=int, default=9)
     args = parser.parse_args()
 
     from tests.stack import start_infra
@@ -73,19 +73,38 @@ def main() -> int:
     try:
         setup = db.make_pool(infra.database_url, max_size=1)
         rows = [running_game(setup, clock={"base_ms": 600_000, "inc_ms": 0}) for _ in range(3)]
+        with setup.connection() as conn, conn.transaction():
+            columns = ", ".join(r[0] if isinstance(r, tuple) else r["column_name"] for r in conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'"
+                " AND column_name <> 'id' AND is_generated = 'NEVER'"))
+            conn.execute(f"INSERT INTO games ({columns}) SELECT {columns} FROM games,"  # noqa: S608
+                         " generate_series(1, 3000) WHERE id = %s", (rows[0].id,))
+            conn.execute("ANALYZE games")
         setup.close()
         pool = tables_pool(infra.database_url, max_size=1)
         xmins = {row.id: row.xmin for row in rows}
         versions = {row.id: row.version for row in rows}
-        forms = {"json": game_store.append_moves, "lists": append_with_lists}
+        # "plain": what append_moves sends for one move (game_store._APPEND_MOVE).
+        forms = {"json": append_with_json, "lists": append_with_lists, "plain": game_store.append_moves}
         cpu_us: dict[str, dict[int, list[float]]] = {name: {n: [] for n in (1, 2, 3)} for name in forms}
+        pg_us: dict[str, dict[int, list[float]]] = {name: {n: [] for n in (1, 2, 3)} for name in forms}
         with pool.connection() as conn:
+            backend = psutil.Process(conn.info.backend_pid)
             for _ in range(args.rounds):
                 for n in (1, 2, 3):
                     for name, append in forms.items():
-                        # The rows' move lists grow alike for both forms: each round writes as many moves.
+                        if name == "plain" and n > 1:
+                            continue
+                        # Each form starts from empty move lists: a game's lists stay short, and
+                        # array_append copies the whole list.
+                        for xmin in conn.execute(
+                                "UPDATE games SET moves = '{}', move_seats = '{}', move_times = '{}'"
+                                " WHERE id = ANY(%s) RETURNING id, xmin::text::bigint",
+                                ([row.id for row in rows],)).fetchall():
+                            xmins[xmin[0] if isinstance(xmin, tuple) else xmin["id"]] = (
+                                xmin[1] if isinstance(xmin, tuple) else xmin["xmin"])
                         template = [move_append(row, "a1", 0) for row in rows[:n]]
-                        started = time.process_time()
+                        started, pg_started = time.process_time(), sum(backend.cpu_times()[:2])
                         for _ in range(args.statements):
                             batch = [dataclasses.replace(m, expected_xmin=xmins[m.game_id],
                                                          version=versions[m.game_id] + 1) for m in template]
@@ -95,14 +114,19 @@ def main() -> int:
                                 xmins[m.game_id] = written[m.game_id]
                                 versions[m.game_id] += 1
                         cpu_us[name][n].append((time.process_time() - started) * 1e6 / args.statements)
+                        pg_us[name][n].append((sum(backend.cpu_times()[:2]) - pg_started) * 1e6 / args.statements)
         pool.close()
     finally:
         infra.stop()
-    result: dict[str, Any] = {"statements": args.statements, "rounds": args.rounds, "cpu_us_per_statement": {}}
-    for n in (1, 2, 3):
-        json_us, lists_us = statistics.median(cpu_us["json"][n]), statistics.median(cpu_us["lists"][n])
-        result["cpu_us_per_statement"][f"{n} moves"] = {
-            "json": round(json_us), "lists": round(lists_us), "ratio_json_to_lists": round(json_us / lists_us, 2)}
+    result: dict[str, Any] = {"statements": args.statements, "rounds": args.rounds, "cpu_us_per_statement": {},
+                              "postgres_cpu_us_per_statement": {}}
+    for key, table in (("cpu_us_per_statement", cpu_us), ("postgres_cpu_us_per_statement", pg_us)):
+        for n in (1, 2, 3):
+            us = {name: statistics.median(table[name][n]) for name in forms if table[name][n]}
+            result[key][f"{n} moves"] = {**{name: round(v) for name, v in us.items()},
+                                         "ratio_json_to_lists": round(us["json"] / us["lists"], 2),
+                                         **({"ratio_json_to_plain": round(us["json"] / us["plain"], 2)}
+                                            if "plain" in us else {})}
     print(json.dumps(result, indent=2))
     return 0
 

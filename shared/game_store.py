@@ -209,12 +209,13 @@ class MoveAppend:
     version: int
 
 
-# One statement for any number of moves: the moves arrive as one JSON array of objects,
-# a single text parameter.  psycopg adapts a list parameter element by element: with
-# plain parameters and two clock arrays for one move, twelve parallel arrays for a batch,
-# this process spent 1.5× the CPU per statement for one move and 2.1-2.3× for two or
-# three (``python -m bench.move_append``).  The text never changes with the batch size,
-# so psycopg prepares it once.
+# One statement for a batch of moves: the moves arrive as one JSON array of objects, a
+# single text parameter.  psycopg adapts a list parameter element by element: with twelve
+# parallel arrays (unnest) this process spent 1.6-1.7× the CPU per statement for two or
+# three moves (``python -m bench.move_append``).  The text never changes with the batch
+# size, so psycopg prepares it once.  The ids again as an array let the planner find the rows
+# by the primary key: it takes json_to_recordset for a hundred rows whatever it holds,
+# and would otherwise hash the moves and scan every row of ``games``.
 _APPEND_MOVES = (
     "UPDATE games AS g SET moves = array_append(g.moves, v.move),"
     " move_seats = array_append(g.move_seats, v.seat), move_times = array_append(g.move_times, v.spent),"
@@ -223,8 +224,21 @@ _APPEND_MOVES = (
     " FROM json_to_recordset(%s::json) AS v(id bigint, expected_xmin bigint, move text, seat smallint,"
     " spent integer, timed boolean, r0 integer, r1 integer, q0 integer, q1 integer, turn_started_at timestamptz,"
     " version integer)"
-    " WHERE g.id = v.id AND g.xmin = v.expected_xmin::text::xid AND g.status = 'running'"
+    " WHERE g.id = ANY(%s::bigint[]) AND g.id = v.id AND g.xmin = v.expected_xmin::text::xid"
+    " AND g.status = 'running'"
     " RETURNING g.id, g.xmin::text::bigint AS xmin"
+)
+
+
+# A batch of one, the common case below a few hundred moves a second: the same write with
+# plain parameters, which PostgreSQL plans as one index update (the batch form costs its
+# backend 1.8× the CPU for one move: ``python -m bench.move_append``).
+_APPEND_MOVE = (
+    "UPDATE games SET moves = array_append(moves, %s::text), move_seats = array_append(move_seats, %s::smallint),"
+    " move_times = array_append(move_times, %s::integer), remaining_ms = %s::integer[], lag_quota_ms = %s::integer[],"
+    " turn_started_at = %s, version = %s, draw_offer = NULL, takeback_offer = NULL"
+    " WHERE id = %s AND xmin = %s::text::xid AND status = 'running'"
+    " RETURNING id, xmin::text::bigint AS xmin"
 )
 
 
@@ -255,7 +269,11 @@ def append_moves(conn: psycopg.Connection, moves: list[MoveAppend]) -> dict[int,
         raise ValueError("at most one move per game in one statement")
     if any(len(m.lag_quota_ms) != 2 or (m.remaining_ms is not None and len(m.remaining_ms) != 2) for m in moves):
         raise ValueError("clocks and lag quotas are [seat 0, seat 1]")
-    return _xmins(conn.execute(_APPEND_MOVES, (_append_rows(moves),)))
+    if len(moves) == 1:
+        m = moves[0]
+        return _xmins(conn.execute(_APPEND_MOVE, (m.move, m.seat, m.spent_ms, m.remaining_ms, list(m.lag_quota_ms),
+                                                  m.turn_started_at, m.version, m.game_id, str(m.expected_xmin))))
+    return _xmins(conn.execute(_APPEND_MOVES, (_append_rows(moves), [m.game_id for m in moves])))
 
 
 def _xmins(cur: psycopg.Cursor) -> dict[int, int]:

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
-from psycopg.rows import dict_row
+from psycopg import sql
+from psycopg.rows import dict_row, tuple_row
 
 from shared import accounts, db, game_store
 from shared.clock import Clock, initial_quota_ms
@@ -107,11 +108,39 @@ def test_append_moves_writes_every_row_still_at_its_version_in_one_statement(poo
     odd = dataclasses.replace(move_append(rows[untimed.id], 'Tausch "Öl"\\2', 0),  # type: ignore[arg-type]
                               turn_started_at=dt.datetime(2026, 12, 6, 9, 30, 1, 123456,
                                                           tzinfo=dt.timezone(dt.timedelta(hours=1))))
+    other = running_game(pool)  # a batch of two: the JSON form
     with pool.connection() as conn:
-        assert untimed.id in game_store.append_moves(conn, [odd])
+        assert set(game_store.append_moves(conn, [odd, move_append(other, "g7", 0)])) == {untimed.id, other.id}
         again = game_store.load(conn, untimed.id)
     assert again is not None and again.moves[-1] == 'Tausch "Öl"\\2' and again.turn_started_at == odd.turn_started_at
     with pool.connection() as conn:
         assert game_store.append_moves(conn, []) == {}
         with pytest.raises(ValueError):  # UPDATE … FROM would write only one of them
             game_store.append_moves(conn, [move_append(timed, "x", 0), move_append(timed, "y", 0)])
+
+
+def test_the_append_statement_finds_its_rows_by_the_primary_key(pool) -> None:  # noqa: ANN001
+    """With many games stored, neither the first (custom) plans nor the generic plan psycopg's
+    prepared statement settles on may scan the whole table for a move or two."""
+    row = running_game(pool)
+    with pool.connection() as conn, conn.transaction():
+        columns = [r["column_name"] if isinstance(r, dict) else r[0] for r in conn.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'games' AND column_name <> 'id'"
+            " AND is_generated = 'NEVER'")]
+        listed = ", ".join(columns)
+        conn.execute(f"INSERT INTO games ({listed}) SELECT {listed} FROM games, generate_series(1, 3000)"  # noqa: S608
+                     f" WHERE id = %s", (row.id,))
+        conn.execute("ANALYZE games")
+        moves = [move_append(row, "a1", 0), move_append(running_game(pool), "b2", 1)]
+        statement = game_store._APPEND_MOVES.replace("%s::json", "$1::json").replace("%s::bigint[]", "$2::bigint[]")
+        conn.execute(f"PREPARE append_plan (json, bigint[]) AS {statement}")
+        try:
+            for mode in ("force_custom_plan", "force_generic_plan"):
+                conn.execute(f"SET LOCAL plan_cache_mode = {mode}")
+                explain = sql.SQL("EXPLAIN EXECUTE append_plan ({}, {})").format(
+                    sql.Literal(game_store._append_rows(moves)), sql.Literal([m.game_id for m in moves]))
+                plan = "\n".join(line for (line,) in conn.cursor(row_factory=tuple_row).execute(explain))
+                assert "Index Scan using games_pkey" in plan and "Seq Scan on games" not in plan, (mode, plan)
+        finally:
+            conn.execute("DEALLOCATE append_plan")
+        raise psycopg.Rollback()  # the copies go again
