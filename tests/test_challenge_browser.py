@@ -62,6 +62,30 @@ def test_challenge_agree_and_both_open_the_table(browser, lobby, infra: Infra, t
         ctx_b.close()
 
 
+def test_the_challenge_menu_stays_open_when_the_player_list_is_drawn_again(browser, lobby) -> None:  # noqa: ANN001, F811
+    """Anyone entering or leaving redraws the list; a menu opened just before must not close under the pointer."""
+    ctx_a, anna = enter_as_guest(browser, lobby.url)
+    ctx_b, bert = enter_as_guest(browser, lobby.url)
+    ctx_c = None
+    try:
+        bert_name = bert.get_by_test_id("me").inner_text()
+        row = anna.get_by_test_id("player").filter(has_text=bert_name)
+        row.get_by_test_id("challenge-open").click()
+        row.get_by_test_id("challenge-hexagon").wait_for()
+        ctx_c, carl = enter_as_guest(browser, lobby.url)  # the list is drawn again for Anna
+        anna.get_by_test_id("player").filter(has_text=carl.get_by_test_id("me").inner_text()).wait_for()
+        assert row.get_by_test_id("challenge-hexagon").is_visible()
+        row.get_by_test_id("challenge-hexagon").click(timeout=5_000)
+        bert.get_by_test_id("challenge-panel").wait_for()
+        # Picked: the menu is closed, and stays closed through the next redraw.
+        assert row.get_by_test_id("challenge-open").is_visible()
+        assert row.get_by_test_id("challenge-hexagon").count() == 0
+    finally:
+        for ctx in (ctx_a, ctx_b, ctx_c):
+            if ctx is not None:
+                ctx.close()
+
+
 def test_the_rankings_card_shows_the_lists(browser, lobby) -> None:  # noqa: ANN001, F811
     ctx, page = enter_as_guest(browser, lobby.url)
     try:

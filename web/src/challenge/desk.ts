@@ -27,6 +27,7 @@ export class ChallengeDesk {
   private readonly challenges = new Map<string, { challenge: Challenge; received: number }>();
   private readonly previews = new Map<string, Board>();
   private ticker = 0;
+  private menuOpenFor: number | null = null; // whose challenge menu is open (see offerMenu)
 
   constructor(
     private readonly socket: LobbySocket,
@@ -52,24 +53,35 @@ export class ChallengeDesk {
     for (const board of this.previews.values()) board.destroy();
   }
 
-  /** The little menu beside a player's name: challenge them to one of the games. */
+  /** The little menu beside a player's name: challenge them to one of the games.
+   *
+   * The player list is drawn anew whenever anyone's presence changes; the menu opened for a
+   * player is remembered here, so a redraw between opening it and picking a game keeps it
+   * open instead of taking the button from under the pointer. */
   offerMenu(player: Player): HTMLElement {
     const menu = el("span", { class: "challenge-menu" });
     const open = el("button", { type: "button", class: "link", "data-testid": "challenge-open", title: ct("challengeWith") }, "⚔");
-    open.addEventListener("click", () => {
+    const close = (): void => {
+      this.menuOpenFor = null;
+      menu.replaceChildren(open);
+    };
+    const showGames = (): void => {
+      this.menuOpenFor = player.user_id;
       menu.replaceChildren(
         ...CHALLENGE_GAMES.map((game) => {
           const pick = el("button", { type: "button", "data-testid": `challenge-${game}` }, GAMES[game].title);
           pick.addEventListener("click", () => {
             this.socket.emit("challenge:create", { to_user_id: player.user_id, game });
-            menu.replaceChildren(open);
+            close();
           });
           return pick;
         }),
-        this.cancelButton(() => menu.replaceChildren(open)),
+        this.cancelButton(close),
       );
-    });
-    menu.append(open);
+    };
+    open.addEventListener("click", showGames);
+    if (this.menuOpenFor === player.user_id) showGames();
+    else menu.append(open);
     return menu;
   }
 
