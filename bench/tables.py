@@ -505,7 +505,7 @@ def main() -> int:
                              "processes PREFIX-server-K.txt per process K)")
     parser.add_argument("--floor", action="store_true",
                         help="also run the echo server with one PostgreSQL UPDATE and one Redis command per "
-                             "move (echo_store): the CPU any server that stores each move spends at least")
+                             "move (echo_store): what storing each move, one statement a move, costs alone")
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--echo-store", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
