@@ -18,10 +18,9 @@ move somebody does wait for ends the gathering at once.  At a few hundred moves 
 a batch otherwise holds one move, and each statement costs its own parameters, round trip
 and commit in this process and in PostgreSQL: with the wait, CPU per move of the game
 service with its PostgreSQL and Redis fell by 12 % at 300 tables (``bench.tables``, paired
-runs).  The wait widens the window in which a
-process killed outright loses a move it has shown from a round trip to :data:`GATHER_S`
-more; the players' screens then go back to the stored table, as they do for any move lost
-that way.
+runs).  The wait widens the window in which a process killed outright loses a move it has
+shown from a round trip to :data:`GATHER_S` more; the players' screens then go back to the
+stored table, as they do for any move lost that way.
 
 A batch holds at most one move per game (``UPDATE … FROM`` would write only one of
 two, unpredictably which); a second move for a game waits for the next batch, where
@@ -129,10 +128,7 @@ class MoveWriter:
         try:
             while True:
                 with self._wake:
-                    batch = self._due_batch()
-                    while not batch:
-                        self._wake.wait(self._until_due())
-                        batch = self._due_batch()
+                    batch = self._wait_for_batch()
                     self._writing += 1
                     self._in_flight.update(w.move.game_id for w in batch)
                 self._write_and_release(batch)
@@ -150,23 +146,17 @@ class MoveWriter:
                 if self._pending:  # waiting for a free slot, or a game's next move for this batch
                     self._wake.notify_all()
 
-    def _earliest_due(self) -> float | None:
-        """When the first pending move that could be written now is due (None: there is none)."""
-        if self._writing >= self.loops:
-            return None
-        return min((w.due for w in self._pending if w.move.game_id not in self._in_flight), default=None)
-
-    def _until_due(self) -> float | None:
-        """Seconds to wait for the next due move (None: until woken)."""
-        due = self._earliest_due()
-        return None if due is None else max(0.0, due - time.monotonic())
-
-    def _due_batch(self) -> list[_Waiting]:
-        """What :meth:`_take` gives once a move that could be written is due, else nothing yet."""
-        due = self._earliest_due()
-        if due is None or due > time.monotonic():
-            return []
-        return self._take()
+    def _wait_for_batch(self) -> list[_Waiting]:
+        """Under the lock: the next batch, once a pending move that could be written now
+        (a loop free, its game not in flight) is due."""
+        while True:
+            due = None
+            if self._writing < self.loops:
+                due = min((w.due for w in self._pending if w.move.game_id not in self._in_flight), default=None)
+            wait_s = None if due is None else due - time.monotonic()
+            if wait_s is not None and wait_s <= 0:
+                return self._take()  # holds at least that move
+            self._wake.wait(wait_s)
 
     def _take(self) -> list[_Waiting]:
         """Everything pending, but one move per game and none of a game in flight (they wait, in order)."""
