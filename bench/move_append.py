@@ -59,6 +59,12 @@ def append_with_json(conn: Any, moves: list[MoveAppend]) -> dict[int, int]:
                                           (game_store._append_rows(moves), [m.game_id for m in moves])))
 
 
+def _ratio(a: float, b: float) -> float | None:
+    """a ÷ b; None where b measured nothing (the kernel counts a process's CPU in 10 ms ticks:
+    a short run may see none in PostgreSQL's backend)."""
+    return round(a / b, 2) if b else None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--statements", type=int, default=150,
@@ -67,19 +73,14 @@ def main() -> int:
     args = parser.parse_args()
 
     from tests.stack import start_infra
-    from tests.table_rows import move_append, running_game, tables_pool
+    from tests.table_rows import copies_of_game, move_append, running_game, tables_pool
 
     infra = start_infra(Path(tempfile.mkdtemp(prefix="spielcenter-bench-append-")) / "infra")
     try:
         setup = db.make_pool(infra.database_url, max_size=1)
         rows = [running_game(setup, clock={"base_ms": 600_000, "inc_ms": 0}) for _ in range(3)]
         with setup.connection() as conn, conn.transaction():
-            columns = ", ".join(r[0] if isinstance(r, tuple) else r["column_name"] for r in conn.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'"
-                " AND column_name <> 'id' AND is_generated = 'NEVER'"))
-            conn.execute(f"INSERT INTO games ({columns}) SELECT {columns} FROM games,"  # noqa: S608
-                         " generate_series(1, 3000) WHERE id = %s", (rows[0].id,))
-            conn.execute("ANALYZE games")
+            copies_of_game(conn, rows[0].id, 3000)
         setup.close()
         pool = tables_pool(infra.database_url, max_size=1)
         xmins = {row.id: row.xmin for row in rows}
@@ -97,12 +98,10 @@ def main() -> int:
                             continue
                         # Each form starts from empty move lists: a game's lists stay short, and
                         # array_append copies the whole list.
-                        for xmin in conn.execute(
-                                "UPDATE games SET moves = '{}', move_seats = '{}', move_times = '{}'"
-                                " WHERE id = ANY(%s) RETURNING id, xmin::text::bigint",
-                                ([row.id for row in rows],)).fetchall():
-                            xmins[xmin[0] if isinstance(xmin, tuple) else xmin["id"]] = (
-                                xmin[1] if isinstance(xmin, tuple) else xmin["xmin"])
+                        xmins.update(game_store._xmins(conn.execute(
+                            "UPDATE games SET moves = '{}', move_seats = '{}', move_times = '{}'"
+                            " WHERE id = ANY(%s) RETURNING id, xmin::text::bigint AS xmin",
+                            ([row.id for row in rows],))))
                         template = [move_append(row, "a1", 0) for row in rows[:n]]
                         started, pg_started = time.process_time(), sum(backend.cpu_times()[:2])
                         for _ in range(args.statements):
@@ -124,8 +123,8 @@ def main() -> int:
         for n in (1, 2, 3):
             us = {name: statistics.median(table[name][n]) for name in forms if table[name][n]}
             result[key][f"{n} moves"] = {**{name: round(v) for name, v in us.items()},
-                                         "ratio_json_to_lists": round(us["json"] / us["lists"], 2),
-                                         **({"ratio_json_to_plain": round(us["json"] / us["plain"], 2)}
+                                         "ratio_json_to_lists": _ratio(us["json"], us["lists"]),
+                                         **({"ratio_json_to_plain": _ratio(us["json"], us["plain"])}
                                             if "plain" in us else {})}
     print(json.dumps(result, indent=2))
     return 0

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
-from psycopg.rows import dict_row
+from psycopg.rows import dict_row, tuple_row
 from psycopg_pool import ConnectionPool
 
 from shared import accounts, game_store
@@ -27,6 +28,17 @@ def running_game(pool: ConnectionPool, *, clock: dict[str, int] | None = None, c
         row = game_store.load(conn, gid)
     assert row is not None
     return row
+
+
+def copies_of_game(conn: Any, game_id: int, n: int) -> None:
+    """``n`` more rows like game ``game_id`` in ``games``, then ANALYZE: a table as large as a
+    real one, for the planner (inside a transaction the caller may roll back)."""
+    columns = ", ".join(name for (name,) in conn.cursor(row_factory=tuple_row).execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'"
+        " AND column_name <> 'id' AND is_generated = 'NEVER'"))
+    conn.execute(f"INSERT INTO games ({columns}) SELECT {columns} FROM games,"  # noqa: S608
+                 " generate_series(1, %s) WHERE id = %s", (n, game_id))
+    conn.execute("ANALYZE games")
 
 
 def move_append(row: GameRow, move: str, seat: int | None, *, xmin: int | None = None) -> MoveAppend:

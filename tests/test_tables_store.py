@@ -15,7 +15,7 @@ from shared import accounts, db, game_store
 from shared.clock import Clock, initial_quota_ms
 from shared.games.base import BadOptions
 from tests.stack import Infra
-from tests.table_rows import move_append, running_game
+from tests.table_rows import copies_of_game, move_append, running_game
 
 
 @pytest.fixture
@@ -124,13 +124,7 @@ def test_the_append_statement_finds_its_rows_by_the_primary_key(pool) -> None:  
     prepared statement settles on may scan the whole table for a move or two."""
     row = running_game(pool)
     with pool.connection() as conn, conn.transaction():
-        columns = [r["column_name"] if isinstance(r, dict) else r[0] for r in conn.execute(
-            "SELECT column_name FROM information_schema.columns WHERE table_name = 'games' AND column_name <> 'id'"
-            " AND is_generated = 'NEVER'")]
-        listed = ", ".join(columns)
-        conn.execute(f"INSERT INTO games ({listed}) SELECT {listed} FROM games, generate_series(1, 3000)"  # noqa: S608
-                     f" WHERE id = %s", (row.id,))
-        conn.execute("ANALYZE games")
+        copies_of_game(conn, row.id, 3000)
         moves = [move_append(row, "a1", 0), move_append(running_game(pool), "b2", 1)]
         statement = game_store._APPEND_MOVES.replace("%s::json", "$1::json").replace("%s::bigint[]", "$2::bigint[]")
         conn.execute(f"PREPARE append_plan (json, bigint[]) AS {statement}")
