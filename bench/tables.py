@@ -1,7 +1,8 @@
 """Concurrent games over real sockets: the game service next to a bare Flask-SocketIO echo server.
 
 ``python -m bench.tables [--games N] [--seconds S] [--game-processes P] [--router nginx]
-[--routing table|client] [--echo-processes E] [--echo-unrouted] [--floor] [--profile PREFIX]`` prints JSON.
+[--routing table|client] [--echo-processes E] [--echo-unrouted] [--floor] [--busy B] [--profile PREFIX]``
+prints JSON.
 
 N Battlehexagon games between 2·N scripted clients (Socket.IO over WebSocket, all on
 one asyncio loop in this process: see ``Player``) run for S seconds against each server in turn.  The player to move waits
@@ -52,6 +53,10 @@ over the echo server's.
 move to its table's row in PostgreSQL (one UPDATE, autocommit) and sends Redis one command
 (``echo_store``); ``floor_cpu_ratio`` is its CPU per move with PostgreSQL and Redis over the
 bare echo's: what storing each move costs before any rule, view or clock.
+
+``--busy B`` keeps B other processes spinning on the CPU through all runs: the round-trip
+ratios on a machine that has other work to do, where a server that spends more CPU per
+move queues sooner.
 """
 
 from __future__ import annotations
@@ -506,6 +511,9 @@ def main() -> int:
     parser.add_argument("--floor", action="store_true",
                         help="also run the echo server with one PostgreSQL UPDATE and one Redis command per "
                              "move (echo_store): what storing each move, one statement a move, costs alone")
+    parser.add_argument("--busy", type=int, default=0, metavar="B",
+                        help="B processes that only spin on the CPU for the whole benchmark, both servers' runs "
+                             "alike: the p50 ratio on a machine with other work on it")
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--echo-store", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -535,8 +543,9 @@ def main() -> int:
                               "game": "hexagon", "game_processes": args.game_processes, "router": args.router,
                               "routing": "table" if args.router == "nginx" else args.routing,
                               "echo_processes": args.echo_processes, "echo_unrouted": args.echo_unrouted,
-                              "load_average": [round(x, 2) for x in os.getloadavg()]}
+                              "busy": args.busy, "load_average": [round(x, 2) for x in os.getloadavg()]}
     routers: list[NginxRouter] = []
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     try:
         result["echo"] = run_echo(args, tmp, routers, store=False)
         if args.floor:
@@ -612,6 +621,8 @@ def main() -> int:
             if "echo_store" in result:
                 result["floor_cpu_ratio"] = round(stored_cpu(result["echo_store"]) / echo_cpu, 2)
     finally:
+        for spinner in spinners:
+            spinner.kill()
         infra.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     print(json.dumps(result, indent=2))
