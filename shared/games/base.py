@@ -130,7 +130,7 @@ class Game(ABC):
 
     @abstractmethod
     def legal_moves(self, state: Any, seat: int | None = None) -> list[MoveInfo]:
-        """Every legal move of ``seat`` (default: the single seat to move), counted as rules.md counts them."""
+        """Every legal move of ``seat`` (default: the single seat to move), counted as docs/rules.md counts them."""
 
     @abstractmethod
     def parse_move(self, state: Any, text: str, seat: int | None = None) -> Any:
@@ -176,7 +176,7 @@ class Game(ABC):
     # ---- what a seat may see -------------------------------------------------
     @abstractmethod
     def view(self, state: Any, seat: Seat) -> dict[str, Any]:
-        """The only door toward a client: exactly what ``seat`` may know (rules.md,
+        """The only door toward a client: exactly what ``seat`` may know (docs/rules.md,
         "What each side may know").  Includes the seat's legal moves when it is to move.
         After the game ends, everything."""
 

@@ -1,6 +1,6 @@
-"""A deliberately plain second implementation of the Battlebullet rules (rules.md).
+"""A deliberately plain second implementation of the Battlebullet rules (docs/rules.md).
 
-Written from rules.md, independent of ``shared.games.bullet``: cells are
+Written from docs/rules.md, independent of ``shared.games.bullet``: cells are
 ``(row, diag)`` tuples, the board is a dict cell → 0 (Weiß) or 1 (Schwarz), moves
 are ``(frozenset(marbles), direction)`` and everything is loops.  Slow and obvious,
 for cross-checking the engine.

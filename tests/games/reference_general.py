@@ -1,6 +1,6 @@
 """A plain second implementation of the Battlegeneral play rules, for cross-checks.
 
-Written from rules.md and the documented repetition reading in
+Written from docs/rules.md and the documented repetition reading in
 ``shared/games/general/moves.py``, without the engine's tables or tricks: the board is
 a dict {(file, rank): piece dict}, history is a list of dicts, everything is a loop.
 It reads the engine's position text with its own parser.

@@ -1,6 +1,6 @@
 """A second, deliberately plain Battlehanse rules implementation, for cross-checking.
 
-Written from rules.md alone: card names as strings, a Counter per hand, lists and
+Written from docs/rules.md alone: card names as strings, a Counter per hand, lists and
 loops, no caching, no bit tricks.  It covers one round (setup comes from the engine's
 JSON, because the deal is the engine's seeded shuffle) and ends it with the round's
 scoring; ``("weiter",)`` is listed as the only action after a round that does not
@@ -87,7 +87,7 @@ def sub_multisets(cards: list[str], size: int) -> set[tuple[str, ...]]:
 
 
 def actions(state: dict) -> list[tuple]:
-    """Every legal action, counted as rules.md counts them."""
+    """Every legal action, counted as docs/rules.md counts them."""
     if state["ended"]:
         if max(state["seals"]) >= state["seals_to_win"]:
             return []

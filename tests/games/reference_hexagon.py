@@ -1,4 +1,4 @@
-"""A second, deliberately plain Battlehexagon, written from rules.md for cross-checks.
+"""A second, deliberately plain Battlehexagon, written from docs/rules.md for cross-checks.
 
 No bitboards, no caching: cells are names, the board is a dict name -> "R" / "P" /
 None, moves are tuples, and the whole history of positions is kept in a list.  Slow
@@ -11,7 +11,7 @@ from __future__ import annotations
 COLUMN_LETTERS = "abcdefghi"
 DIRECTIONS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)]
 
-# name -> (q, r), straight from rules.md: q = column - 4, number = r - max(-4, -4 - q) + 1
+# name -> (q, r), straight from docs/rules.md: q = column - 4, number = r - max(-4, -4 - q) + 1
 COORD = {}
 for _q in range(-4, 5):
     for _r in range(-4, 5):
@@ -45,7 +45,7 @@ def cells_at_distance_two(name: str) -> list[str]:
     return TWO_AWAY[name]
 
 
-# Holes as listed in the engine's map docs (rules.md fixes Dreiloch; the rest are ours).
+# Holes as listed in docs/rules.md, Battlehexagon "Maps" (and the engine's map docs).
 MAP_HOLES = {
     "klassisch": set(),
     "dreiloch": {"e4", "d5", "f5"},

@@ -1,4 +1,4 @@
-"""Hand-built positions for every edge of the Battlebullet rules (rules.md)."""
+"""Hand-built positions for every edge of the Battlebullet rules (docs/rules.md)."""
 
 from __future__ import annotations
 

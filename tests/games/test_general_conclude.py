@@ -1,6 +1,6 @@
 """Battlegeneral: a game the table ends (resignation, time, agreement, leaving) shows everything.
 
-rules.md: "After the game, everything" — not only after the rules' own end.  The
+docs/rules.md: "After the game, everything" — not only after the rules' own end.  The
 engine's ``conclude(state, outcome)`` makes the view show every rank and both setups,
 and the record hold them (and read back to the same end)."""
 

@@ -1,6 +1,6 @@
 """Battlehanse: a match the table ends (resignation, time, agreement, leaving) shows everything.
 
-rules.md: "After the game, everything" — every hand, the deck order and the Ratsmarken
+docs/rules.md: "After the game, everything" — every hand, the deck order and the Ratsmarken
 values, as after the deciding Ratssiegel.  ``conclude(state, outcome)`` gives that, and
 the record writes every deal and reads back to the same end."""
 

@@ -2,7 +2,7 @@
 
 Checked along the way: the state's cards and tokens add up, every game ends, JSON and
 position text round-trip, the record replays to the same final state, and no view
-for a seat contains what rules.md hides from it.  The leak test is two-sided: the
+for a seat contains what docs/rules.md hides from it.  The leak test is two-sided: the
 structure is inspected (no opponent hand, no hidden Ratsmarken values, no deck order),
 and the view must come out identical after all hidden parts are re-sampled
 (:func:`state_from_view`) — a view that depended on anything hidden would differ.

@@ -98,7 +98,7 @@ def _names(spec: str) -> int:
     return bits
 
 
-# rules.md, Battlebullet "Start": (Weiß, Schwarz) per layout.
+# docs/rules.md, Battlebullet "Start": (Weiß, Schwarz) per layout.
 LAYOUTS: dict[str, tuple[int, int]] = {
     "standard": (_names("A1-A5 B1-B6 C3-C5"), _names("I5-I9 H4-H9 G5-G7")),
     "belgisch": (

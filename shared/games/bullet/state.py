@@ -6,7 +6,7 @@ but the seed is kept so that every game replays from ``(options, seed, moves)``)
 start position when the game did not start from a layout, the moves played (as move
 ids, see :mod:`.movegen`) and the positions seen since the last push-out.
 
-End rules, checked after every move in this order (rules.md "End"):
+End rules, checked after every move in this order (docs/rules.md, Battlebullet "End"):
 
 1. ``siegziel``: the mover has pushed out ``win_target`` marbles and wins;
 2. ``wiederholung``: the same marbles with the same side to move for the third

@@ -9,7 +9,7 @@ move; an Aufklärer runs any number of empty squares in a line and may end the r
 striking the first enemy piece on that line.  Perft counts one move per legal
 (from, to).
 
-Repetition, our exact reading of the ISF rules (rules.md "Repetition"):
+Repetition, our exact reading of the ISF rules (docs/rules.md, Battlegeneral "Repetition"):
 
 * **Two-squares rule.** For each seat we keep its last move (piece, from, to) and
   ``count``: how many of that seat's moves in a row moved that same piece back and

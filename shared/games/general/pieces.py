@@ -13,7 +13,7 @@ from __future__ import annotations
 SPY, SCOUT, MINER, MARSHAL, MINE, FLAG = 1, 2, 3, 10, 11, 12
 MOVABLE_MAX = 10  # codes above this never move
 
-# rank code → how many each army has (rules.md)
+# rank code → how many each army has (docs/rules.md, Battlegeneral "Pieces")
 ARMY: dict[int, int] = {10: 1, 9: 1, 8: 2, 7: 3, 6: 4, 5: 4, 4: 4, 3: 5, 2: 8, SPY: 1, MINE: 6, FLAG: 1}
 ARMY_SIZE = 40
 

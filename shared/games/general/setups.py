@@ -12,7 +12,7 @@ owner sees the board from behind its back row*.  On the board that means:
 columns in the owner's frame, which is file ``f`` ↔ ``9 - f`` on the board for
 either seat.
 
-Which presets are which (rules.md leaves the choice to us):
+Which presets are which (docs/rules.md, Battlegeneral "Setups"):
 
 * ``STANDARD_SETUPS`` — the game's eight *Standard-Aufstellungen* shown to players:
   the first eight classic named setups of the file, Blitzkrieg … Scout's Gambit.

@@ -1,6 +1,6 @@
 """What a seat may see: the only form in which a state leaves toward a client.
 
-rules.md: a seat knows its own ranks; of each enemy piece only whether it has moved,
+docs/rules.md: a seat knows its own ranks; of each enemy piece only whether it has moved,
 whether it has moved more than one square in a line, and a rank shown in a fight.
 Spectators (seat None) know only what both sides know.  After the game: everything.
 

@@ -11,7 +11,7 @@ the deal), :mod:`.moves` (move ints, generation, fast apply), :mod:`.scoring`
 Fast API for the computer opponents (no checks, no history, no text)::
 
     from shared.games.hanse import fast_moves, fast_apply, state_from_view
-    moves = fast_moves(state)        # tuple of move ints, counted as rules.md counts them
+    moves = fast_moves(state)        # tuple of move ints, counted as docs/rules.md counts them
     state = fast_apply(state, m)     # new State; the input is never changed
     sampled = state_from_view(view, random.Random(7))   # determinization
 

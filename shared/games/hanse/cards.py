@@ -16,7 +16,7 @@ kind  German       English  letter  cards
 
 Kinds 0–2 are precious (sold only two or more at a time).  The letters are used by
 the position format (:mod:`.position`).  Zinnmarken and Ratsmarken values follow
-rules.md; a Ratsmarke's size class (0: sale of 3, 1: of 4, 2: of 5+) follows from its
+docs/rules.md; a Ratsmarke's size class (0: sale of 3, 1: of 4, 2: of 5+) follows from its
 value because the three ranges 1–3, 4–6, 8–10 do not overlap.
 """
 

@@ -1,6 +1,6 @@
 """A match the table ended — resigned, out of time, agreed, left — rather than the rules.
 
-rules.md: "After the game, everything."  The rules' own end (the deciding Ratssiegel)
+docs/rules.md: "After the game, everything."  The rules' own end (the deciding Ratssiegel)
 puts the state in phase ``OVER``, and then the view shows every hand, the deck order
 and the Ratsmarken left in the piles, and the record writes every deal.  A match the
 table ends gets the same: :func:`conclude` returns a :class:`Concluded` state, phase

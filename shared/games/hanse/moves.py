@@ -1,4 +1,4 @@
-"""Moves as ints: encoding, generation (counted as rules.md counts them) and applying.
+"""Moves as ints: encoding, generation (counted as docs/rules.md counts them) and applying.
 
 Encoding (``m & 7`` is the type):
 
@@ -7,7 +7,7 @@ Encoding (``m & 7`` is the type):
 - ``SELL | kind << 3 | n << 6``: sell ``n`` cards of ``kind``.
 - ``EXCHANGE | taken[k] << (3 + 3k) | given[k] << (21 + 3k) | horses << 39`` for the
   six goods ``k``: goods taken from the market, goods given from the hand, Packpferde
-  given from the stable.  One int per (taken, given, horses) triple, as rules.md counts.
+  given from the stable.  One int per (taken, given, horses) triple, as docs/rules.md counts.
 - ``WEITER``: acknowledge the Rundentafel and deal the next round (pause phase only).
 
 :func:`legal` is cached on ``(market, hand)`` — nothing else decides which actions a

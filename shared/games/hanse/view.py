@@ -1,6 +1,6 @@
 """``view(state, seat)``: the only door through which a state leaves toward a client.
 
-What a seat may know (rules.md): its own hand (each card flagged ``known`` when the
+What a seat may know (docs/rules.md): its own hand (each card flagged ``known`` when the
 opponent saw it taken — the "eye") and stable; of the opponent the stable size, the
 hand size and its *gemerkte Karten*; the number of Ratsmarken each side holds and the
 pile each came from (sales are public), their values only for the owner until the

@@ -5,7 +5,7 @@ Cells are numbered 0..60 column by column, top to bottom: ``a1..a5`` are 0..4,
 Python int (or numba int64) whose bit ``i`` stands for cell ``i``; 61 bits never
 touch the sign bit of an int64.
 
-Axial coordinates (q, r) follow rules.md: q = column − 4 (a = 0), |q|, |r|, |q+r| ≤ 4,
+Axial coordinates (q, r) follow docs/rules.md: q = column − 4 (a = 0), |q|, |r|, |q+r| ≤ 4,
 and a cell's number within its column is r − max(−4, −4−q) + 1, so ``e1`` is
 (0, −4), ``e5`` the centre (0, 0) and ``e9`` is (0, 4).  The half-turn about ``e5``
 maps (q, r) to (−q, −r) and so Rubin's corners onto Perle's.

@@ -5,7 +5,7 @@ numbered from the top; ``o`` a playable cell, ``#`` a hole).
 
 *Klassisch*: all 61 cells.
 
-*Dreiloch* (rules.md): holes ``e4 d5 f5``, three alternating neighbours of the
+*Dreiloch* (docs/rules.md "Maps"): holes ``e4 d5 f5``, three alternating neighbours of the
 centre pointing toward Rubin's corners (58 cells)::
 
             o

@@ -1,6 +1,6 @@
 """What goes to a client: :func:`view` (the only door) and the *Hilfe an* query.
 
-Battlehexagon hides nothing (rules.md: all public), so every seat and spectators see
+Battlehexagon hides nothing (docs/rules.md: all public), so every seat and spectators see
 the same board; only the legal moves and the help are added for the seat to move.
 
 View layout::

@@ -27,7 +27,7 @@ interface Hole {
   y: number;
 }
 
-/** Rows A (White's side, bottom) to I, diagonals 1–9 (rules.md). */
+/** Rows A (White's side, bottom) to I, diagonals 1–9 (docs/rules.md). */
 function allHoles(): Hole[] {
   const holes: Hole[] = [];
   for (let row = 0; row < 9; row++) {

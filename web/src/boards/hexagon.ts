@@ -25,7 +25,7 @@ interface Cell {
   y: number;
 }
 
-/** All 61 cells: column a–i, numbered from the top (rules.md: r = n − 1 + max(−4, −4 − q)). */
+/** All 61 cells: column a–i, numbered from the top (docs/rules.md: r = n − 1 + max(−4, −4 − q)). */
 function allCells(): Cell[] {
   const cells: Cell[] = [];
   for (let c = 0; c < 9; c++) {

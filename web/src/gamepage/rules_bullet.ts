@@ -1,4 +1,4 @@
-// Battlebullet's page: pitch, controls and Anleitung (seed 004, rules.md).
+// Battlebullet's page: pitch, controls and Anleitung (seed 004, docs/rules.md).
 import type { GameText } from "./game_text";
 import { gameLabel } from "../profile/game_marks";
 

@@ -1,4 +1,4 @@
-// Battlehanse's page: pitch, controls and Anleitung (seed 000, rules.md).
+// Battlehanse's page: pitch, controls and Anleitung (seed 000, docs/rules.md).
 import type { GameText } from "./game_text";
 import { gameLabel } from "../profile/game_marks";
 

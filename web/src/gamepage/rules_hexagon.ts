@@ -1,4 +1,4 @@
-// Battlehexagon's page: pitch, controls and Anleitung (seed 001, rules.md).
+// Battlehexagon's page: pitch, controls and Anleitung (seed 001, docs/rules.md).
 import type { GameText } from "./game_text";
 import { gameLabel } from "../profile/game_marks";
 
