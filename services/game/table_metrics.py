@@ -2,8 +2,10 @@
 
 ``spielcenter_game_move_seconds`` times a player's ``table:move`` inside this process, from the
 validated event to the committed and published state (what the player waits for,
-minus the network); refused moves are counted apart, since their time says nothing
-about the referee's speed.  Sockets and tables are read from the Socket.IO manager
+minus the network, when the move is written before it is shown; a move shown first was on
+the players' screens before, and its time includes up to ``move_writer.GATHER_S`` of
+waiting for other moves to share its statement); refused moves are counted apart, since
+their time says nothing about the referee's speed.  Sockets and tables are read from the Socket.IO manager
 when Prometheus scrapes, so no handler has to keep a count in step.
 """
 
