@@ -12,7 +12,7 @@ returns it.  Figures:
 
 Every player gets ``budget_s`` per move (Mittel stops at its 3 plies earlier).
 
-Stark's current figures and their commands are in the README (computer opponents);
+Stark's current figures and their commands are in docs/performance.md (computer players);
 ``bench.bullet_stark`` compares it with the previous Stark.
 """
 

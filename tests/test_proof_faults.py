@@ -226,7 +226,7 @@ def established_connections(pid: int, port: int) -> int:
 
 
 def observe(fault: str, tables: list[Table], **more: object) -> None:
-    """One line for the README's fault table (shown with ``pytest -s``)."""
+    """One line for the fault table in docs/operations.md (shown with ``pytest -s``)."""
     players = [p for t in tables for p in t.players]
     errors = sorted({e for p in players for e in p.errors if e not in ("stale_version", "not_your_turn")})
     print(f"\nFAULT {fault}: moves confirmed {sum(len(t.confirmed) for t in tables)}, "

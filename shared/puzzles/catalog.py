@@ -159,7 +159,7 @@ def get(puzzle_id: str) -> Puzzle | None:
 
 
 def summary(puzzles: list[Puzzle]) -> dict[str, Any]:
-    """Count, rating spread (min / median / max) and puzzles per theme, for the README."""
+    """Count, rating spread (min / median / max) and puzzles per theme, for docs/architecture.md."""
     ratings = sorted(p.rating for p in puzzles)
     themes: dict[str, int] = {}
     for p in puzzles:

@@ -197,7 +197,7 @@ TT_BITS_STARK = 20
 # three; contempt: what a draw (repetition, equal at the move limit) costs Stark.
 # Tuned by self-play (python -m bench.bullet_tune --iterations 300 --nodes 5000, SPSA) and adopted
 # because they beat the hand-set weights (:data:`HAND_SET_WEIGHTS`) in bench.bullet_tune duel:
-# 0.885 over 100 games at 20,000 nodes a move each (README, Battlebullet Stark).
+# 0.885 over 100 games at 20,000 nodes a move each (docs/performance.md, Battlebullet Stark).
 STARK_WEIGHTS = {"material": 1.0, "centre": 0.072, "cohesion": 0.030, "threat": 0.636, "risk": 0.120, "edge": 0.004,
                  "line": 0.014, "contempt": 0.15}
 # The previous Stark's terms plus contempt: the yardstick of the duel, and the fixed judge of the

@@ -71,7 +71,7 @@ class Weights:
 HAND_SET_WEIGHTS = Weights()
 # Fitted to the final points margins of 33,000 positions from 300 self-play matches
 # (``bench.hanse_tune``; held-out error 189 → 171), adopted after they beat the previous
-# Stark at equal time far more often than the hand-set weights did (README).
+# Stark at equal time far more often than the hand-set weights did (docs/performance.md).
 STARK_WEIGHTS = Weights(
     hand_share=0.9, late_share=0.0312, draws_per_ply=0.7, first_seller=0.8375, growth_share=0.0,
     lone_precious=0.6562, horse_currency=0.6437, full_hand_cost=0.7688, near_full_cost=0.5719,
