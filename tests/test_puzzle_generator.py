@@ -122,6 +122,25 @@ def test_run_merges_into_the_file(tmp_path) -> None:  # noqa: ANN001
     assert catalog.Puzzle.from_dict(after["puzzles"][1]).id != before["puzzles"][0]["id"]
 
 
+def test_run_refuses_an_unwritable_file_before_making_any_puzzle(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    # In the image the shipped catalogue is read-only: the job must say so at once, not after
+    # tens of minutes of games.  Here the file's folder is a file, which no user can write into.
+    (tmp_path / "catalogue").write_text("not a folder")
+    made: list[str] = []
+
+    def make(game: str, *_args: Any, **_kwargs: Any) -> dict[str, Any]:
+        made.append(game)
+        return {"runs": [{"seed": 1, "added": 0}], "puzzles": []}
+
+    monkeypatch.setattr(generator, "make_puzzles", make)
+    with pytest.raises(PermissionError, match="give --out"):
+        generator.run("hexagon", 300, out=str(tmp_path / "catalogue" / "hexagon.json"), merge=True)
+    assert made == []
+    # A writable file: the work is done and written, and no probe is left beside it.
+    assert generator.run("hexagon", 300, out=str(tmp_path / "new" / "hexagon.json")) == 0
+    assert made == ["hexagon"] and sorted(p.name for p in (tmp_path / "new").iterdir()) == ["hexagon.json"]
+
+
 # ---- choosing a game's puzzles -------------------------------------------------------------------
 def _candidate(ply: int, moves: int, themes_: list[str]) -> tuple[int, str, dict]:
     return ply, f"k{ply}", {"solution": ["m"] * (2 * moves - 1), "themes": themes_, "id": f"p{ply}"}

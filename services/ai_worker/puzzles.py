@@ -390,10 +390,26 @@ def next_seed(data: dict[str, Any] | None) -> int:
     return max((int(r["seed"]) for r in (data or {}).get("runs", [])), default=0) + 1
 
 
+def check_writable(out: Path) -> None:
+    """Raise before the work, not after it: a run takes tens of minutes, and in the image the
+    default file (the shipped catalogue) is read-only, so ``ai.puzzles`` without ``out``
+    would compute everything and then fail to write it."""
+    probe = out.with_name(out.name + ".part")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise PermissionError(
+            f"cannot write {out} ({exc.strerror or exc}): give --out (ai.puzzles: out=) a writable file, "
+            "e.g. on the CronJob's volume /catalogue; the image's own catalogue is read-only") from exc
+
+
 def run(game: str, count: int, seed: int | None = None, out: str | None = None, merge: bool = False) -> int:
     """Make and write the file; returns the number of puzzles made.  ``merge``: add them to the
     stored file (its puzzles unchanged); without a seed, the one after its runs'."""
     path = Path(out) if out else catalog.data_file(game)
+    check_writable(path)
     existing = read(path) if merge else None
     if seed is None:
         seed = next_seed(existing)
@@ -412,7 +428,8 @@ def puzzles_task(game: str, count: int = 300, seed: int | None = None, out: str 
                  merge: bool = True) -> int:
     """``ai.puzzles`` (queue ``batch``): the same as the command, for ops to schedule; by default
     it adds ``count`` puzzles with the next seed to the file (merge), so a scheduled run never
-    moves a stored puzzle."""
+    moves a stored puzzle.  In the image the default file is read-only: give ``out`` (the run
+    refuses at once otherwise, :func:`check_writable`)."""
     return run(game, count, seed, out, merge)
 
 
