@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 
-from services.game.replay import replay
 from shared import game_store
 from shared.games import get_game
+from shared.table_replay import replay
 from tests.test_browser_table import guest_page, pool, shots  # noqa: F401  (fixtures)
 from tests.test_tables_support import load, stored_when
 

@@ -14,10 +14,10 @@ import pytest
 import redis
 import requests
 
-from services.game.replay import replay as table_replay
 from shared import db, game_store
 from shared.games import get_game
 from shared.schemas import validate_record, validate_server_event
+from shared.table_replay import replay as table_replay
 from tests.stack import CeleryWorker, Infra, ServiceProcess
 from tests.test_tables_local import new_local
 from tests.test_tables_support import TableClient, legal_texts, load, players, stored_when, token

@@ -18,13 +18,13 @@ import pytest
 import requests
 
 from services.game import seat_connections
-from services.game.replay import StateCache, replay
 from services.game.round_pause import in_round_pause
 from services.game.seat_connections import SeatConnections
 from services.game.table import Tables
 from shared import db
 from shared.games import get_game
 from shared.games.general.setups import STANDARD_SETUPS
+from shared.table_replay import StateCache, replay
 from tests.stack import Infra, ServiceProcess
 from tests.test_tables_support import TableClient, load, new_game, players, stored_when
 

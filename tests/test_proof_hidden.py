@@ -34,10 +34,10 @@ from typing import Any
 import pytest
 import requests
 
-from services.game.replay import states_along
 from shared import db
 from shared.games import get_game
 from shared.games.general.setups import STANDARD_SETUPS
+from shared.table_replay import states_along
 from tests.stack import Infra, ServiceProcess
 from tests.test_general_table import assert_nothing_hidden
 from tests.test_hanse_table import assert_hidden_kept
@@ -628,9 +628,9 @@ def test_nobody_watches_another_players_tagesmarkt_attempt_while_the_day_lasts(g
 def test_an_accepted_takeback_in_a_friendly_game_keeps_what_a_fight_showed(infra: Infra) -> None:
     """↶ Zurück in a Wartesaal Freundschaftspartie: the attack goes, the ranks its fight showed stay
     shown to both players (the table's own code, on PostgreSQL)."""
-    from services.game.replay import StateCache
     from services.game.table import Tables
     from shared import accounts, game_store
+    from shared.table_replay import StateCache
     from tests.table_rows import tables_pool
 
     pool = tables_pool(infra.database_url, 2)

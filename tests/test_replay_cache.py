@@ -1,14 +1,14 @@
 """The game service's state cache: a table with take-back marks is replayed once, then served
-from the cache (``services.game.replay.StateCache``), and a mark changes what it replays."""
+from the cache (``shared.table_replay.StateCache``), and a mark changes what it replays."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
 
-from services.game.replay import StateCache
 from shared.game_store import GameRow
 from shared.games import get_game
+from shared.table_replay import StateCache
 
 SETUPS = ["aufstellung Blitzkrieg", "aufstellung On Guard gespiegelt", "fertig", "fertig"]
 

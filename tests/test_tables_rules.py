@@ -9,9 +9,9 @@ import pytest
 import redis
 import requests
 
-from services.game.replay import replay
 from shared import db
 from shared.games import get_game
+from shared.table_replay import replay
 from tests.stack import Infra, ServiceProcess, wait_until
 from tests.test_tables_support import TableClient, legal_texts, load, new_game, players, stored_when, token
 

@@ -18,11 +18,11 @@ from psycopg_pool import ConnectionPool
 
 from services.game.hint import HintDesk
 from services.game.refusals import TableRefusal
-from services.game.replay import StateCache
 from services.game.table import Settled, Tables
 from shared import accounts, db, game_store
 from shared.game_store import GameRow
 from shared.games import get_game
+from shared.table_replay import StateCache
 from tests.stack import Infra
 from tests.table_rows import running_game, tables_pool
 

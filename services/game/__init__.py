@@ -17,7 +17,8 @@ The tables (issue 5), one idea per module:
 * ``table``: the authoritative table; every action is one PostgreSQL transaction under
   the table's row lock (parse → authorize → engine → clock → persist; a game's end
   writes its result and the ``game_finished`` outbox event in the same transaction).
-* ``replay``: engine states rebuilt from (options, seed, moves), cached per table.
+* ``shared.table_replay`` (shared with the lobby's Tagesmarkt): engine states rebuilt from
+  (options, seed, moves), cached per table.
 * ``payload`` / ``publisher``: ``table:state`` per recipient, to the rooms
   ``game:<id>:seat:<n>`` and ``game:<id>:watch`` through the Redis message queue.
 * ``flag_schedule``: flag deadlines in a Redis sorted set, claimed atomically by any

@@ -29,7 +29,6 @@ from services.game.hint import HintDesk
 from services.game.http_routes import games_blueprint
 from services.game.player_status import PlayerStatus
 from services.game.publisher import TablePublisher, table_room, watch_room
-from services.game.replay import StateCache
 from services.game.review_routes import review_blueprint
 from services.game.seat_connections import SeatConnections
 from services.game.table import Settled, Tables, flag_deadline
@@ -41,6 +40,7 @@ from shared import ai_protocol, db, logs, outbox, redis_address, redis_pool, scr
 from shared.health import health_blueprint, redis_check
 from shared.session_sockets import SessionSockets
 from shared.socket_errors import TRANSPORT_MAX_BYTES
+from shared.table_replay import StateCache
 
 SOCKETIO_PATH = "game/socket.io"
 # Young-generation collections every 700 allocations (Python's default) pause every

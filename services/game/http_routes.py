@@ -21,11 +21,11 @@ from psycopg_pool import ConnectionPool
 
 from services.game.private_tables import check_onlooker
 from services.game.refusals import TEXTS, TableRefusal
-from services.game.replay import StateCache, as_ended, states_along
 from services.game.sealed import is_sealed
 from shared import game_store, i18n, session_tokens
 from shared.games import get_game
 from shared.settings import Settings
+from shared.table_replay import StateCache, as_ended, states_along
 
 SESSION_COOKIE = "sc_session"  # the lobby's cookie (services.lobby.session), same signed token
 

@@ -24,12 +24,12 @@ from typing import Any
 from services.ai_worker.review import ensure_reviews, send_unsent
 from services.game.hint import hints_of
 from services.game.refusals import TableRefusal
-from services.game.replay import replay, states_along
 from services.game.round_pause import in_round_pause
 from services.game.sealed import is_sealed
 from shared import game_store
 from shared.game_store import GameRow
 from shared.games import get_game
+from shared.table_replay import replay, states_along
 
 # Search time per judged move of a player's own Rückblick: a match has 20–60 own moves,
 # so the page fills within a minute on one batch worker.

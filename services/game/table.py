@@ -52,7 +52,6 @@ from services.game import takeback_backoff
 from services.game.move_limits import minutes_text, per_move_limit_ms
 from services.game.move_writer import MoveWriter
 from services.game.refusals import TableRefusal
-from services.game.replay import StateCache
 from services.game.round_pause import in_round_pause, pause_deadline, pause_end_move, player_may_end_pause
 from services.game.row_cache import RowCache
 from services.game.undo_reshuffle import reshuffles_after_undo
@@ -60,6 +59,7 @@ from shared import clock, game_store, outbox
 from shared.game_store import GameRow, MoveAppend
 from shared.games import get_game
 from shared.games.base import GameError, Outcome
+from shared.table_replay import StateCache
 
 log = logging.getLogger("game.table")
 

@@ -34,10 +34,10 @@ from zoneinfo import ZoneInfo
 
 import psycopg
 
-from services.game.replay import StateCache
 from shared import game_store
 from shared.accounts import Account
 from shared.games import get_game
+from shared.table_replay import StateCache
 
 BERLIN = ZoneInfo("Europe/Berlin")
 OPTIONS = {"first": 0, "seals_to_win": 1}

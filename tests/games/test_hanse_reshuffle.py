@@ -11,13 +11,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from services.game.replay import replay as table_replay
 from shared.games import get_game
 from shared.games.base import GameError
 from shared.games.hanse import fast_moves
 from shared.games.hanse.replay import replay
 from shared.games.hanse.reshuffle import reshuffle_unseen
 from shared.games.hanse.serial import check_state
+from shared.table_replay import replay as table_replay
 
 GAME = get_game("hanse")
 

@@ -7,7 +7,7 @@ table ends gets the same: :func:`conclude` returns a :class:`Concluded` state, p
 ``OVER``, that carries the table's outcome (whose winner need not follow from the
 seals).  It is terminal: no move is legal, and nothing copies it further.  Its
 JSON form is that of a match over without the table's outcome: the table keeps its
-result itself, and concludes the replayed state again (``services.game.replay``).
+result itself, and concludes the replayed state again (``shared.table_replay``).
 
 The record keeps the table's end in an ``[Ende "<reason> <winner>"]`` header (winner
 ``0``, ``1`` or ``-`` for a draw; the texts are in ``Grund``), so that reading the
