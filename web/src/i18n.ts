@@ -90,9 +90,23 @@ export function signed(n: number): string {
   return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0";
 }
 
-export function t(key: TextKey): string {
-  return TEXTS[key][current];
+/** A table of UI texts: every key has its text in each language (the type checks that). */
+export type TextTable<K extends string = string> = Readonly<Record<K, Readonly<Record<Language, string>>>>;
+
+/** Placeholder values for a text: ``{name}`` in it becomes ``params.name``. */
+export type TextParams = Readonly<Record<string, string>>;
+
+/** The lookup for ``table``: a key's text in the language chosen now, each ``{name}`` replaced
+ * by ``params.name`` (a placeholder without a value stays as written). Each part of the page
+ * keeps its own table and exports the lookup: ``export const xt = textsOf(TEXTS)``. */
+export function textsOf<K extends string>(table: TextTable<K>): (key: K, params?: TextParams) => string {
+  return (key, params) => {
+    const text = table[key][current];
+    return params === undefined ? text : text.replace(/\{(\w+)\}/g, (_m, name: string) => params[name] ?? `{${name}}`);
+  };
 }
+
+export const t = textsOf(TEXTS);
 
 // Held weakly: a page kept aside while another is shown (the Wartesaal during a table) must
 // still follow a switch made meanwhile; a node nobody holds any more drops out by itself.

@@ -6,10 +6,10 @@ import { credentialsForm, entryView } from "./entry";
 import { label, lang, onLangChange, setLang, t } from "./i18n";
 import { LANGUAGES, type User } from "./protocol";
 import { Wartesaal } from "./wartesaal";
-import { closeGameSocket } from "./table/game_socket";
-import { pageFor, type Page, tableNav } from "./table/routes";
+import { closeGameSocket } from "./game_socket";
+import { pageFor, type Page, tableNav } from "./routes";
 import { LeaveGuard } from "./leaving/leave_guard";
-import { postfachBadge } from "./mailbox/postfach_badge";
+import { mailboxBadge } from "./mailbox/mailbox_badge";
 // After the table CSS: the Ansicht's theme rules replace its default colours.
 import "./look/look.css";
 import { lookControls } from "./look/look_controls";
@@ -73,7 +73,7 @@ function showAccount(user: User | null): void {
   clear(account);
   if (!user) return;
   const balance = el("span", { class: "balance", "data-testid": "balance" }, `${user.balance.toLocaleString(lang())} `, label(el("span"), "taler"));
-  account.append(el("span", { class: "who", "data-testid": "me" }, user.name), balance, postfachBadge.root);
+  account.append(el("span", { class: "who", "data-testid": "me" }, user.name), balance, mailboxBadge.root);
   if (user.guest) {
     const create = label(el("button", { type: "button", "data-testid": "open-register" }), "createAccount");
     create.addEventListener("click", () => {

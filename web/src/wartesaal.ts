@@ -8,11 +8,11 @@ import { RunningGames } from "./live/running_games";
 import { QuickMatchPanel } from "./quickmatch/quick_match_panel";
 import { qt } from "./quickmatch/texts";
 import { label, lang, onLangChange, t } from "./i18n";
-import { postfachBadge } from "./mailbox/postfach_badge";
+import { mailboxBadge } from "./mailbox/mailbox_badge";
 import { connectLobby } from "./profile/lobby_link";
 import { profileLink } from "./profile/profile_link";
 import { MARKS } from "./profile/game_marks";
-import { aufgabenCard } from "./puzzles/aufgaben_links";
+import { puzzlesCard } from "./puzzles/aufgaben_links";
 import {
   CHAT_MAX_LENGTH,
   type ChatMessage,
@@ -68,7 +68,7 @@ export class Wartesaal {
     this.root.querySelector("aside.here")?.prepend(this.quickMatch.root);
     this.seeks = new SeekPanel(this.socket, () => this.user.id);
     this.quickMatch.root.after(this.seeks.root);
-    this.root.querySelector("aside.here")?.append(this.running.root, this.rankings.root, aufgabenCard());
+    this.root.querySelector("aside.here")?.append(this.running.root, this.rankings.root, puzzlesCard());
     this.listen();
     // A profile page challenges through this socket while the Wartesaal is open.
     connectLobby({
@@ -150,8 +150,8 @@ export class Wartesaal {
       else this.addMessage(message);
     });
     // The Postfach badge: fresh at every (re)connect, then pushed on every change.
-    this.socket.on("connect", () => void postfachBadge.refresh());
-    this.socket.on("postfach:changed", ({ count }) => postfachBadge.set(count));
+    this.socket.on("connect", () => void mailboxBadge.refresh());
+    this.socket.on("postfach:changed", ({ count }) => mailboxBadge.set(count));
     this.socket.on("players", ({ version, players }) => {
       // Snapshots come from several lobby processes; an older one may arrive late.
       if (version < this.playersVersion) return;

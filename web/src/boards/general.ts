@@ -4,7 +4,7 @@
 // `moves` texts — setup (`setze`, `entferne`, `aufstellung`, `spiegeln`, `fertig`) or
 // play (`a4-a5`) — so the board never decides a rule itself.
 import { el } from "../dom";
-import { lang } from "../i18n";
+import { lang, textsOf } from "../i18n";
 import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, svg } from "./board";
 import { type KnownPiece, type Knowledge, SEAT_NAMES, SETUP_TIME_RULE, TOKENS, cardInfo, rankName } from "./general_info";
 import "./general.css";
@@ -48,9 +48,7 @@ const T = {
   against: { de: "gegen", en: "against" },
 } as const;
 
-function t(key: keyof typeof T): string {
-  return T[key][lang()];
-}
+const t = textsOf(T);
 
 function squareParts(name: string): [number, number] {
   return [FILES.indexOf(name[0]), Number(name.slice(1))];

@@ -448,10 +448,10 @@ class HanseBoard implements Board {
       this.countdown = window.setInterval(tick, 250);
       return line;
     }
-    const weiter = legalMoves(this.view).find((m) => (m.effect as unknown as HanseEffect).type === "weiter");
+    const continueMove = legalMoves(this.view).find((m) => (m.effect as unknown as HanseEffect).type === "weiter");
     const button = el("button", { class: "button primary", "data-testid": "weiter" }, de ? "Weiter" : "Continue") as HTMLButtonElement;
-    button.disabled = !weiter || !this.context.interactive;
-    if (weiter) button.addEventListener("click", () => this.host.onMove(weiter.text));
+    button.disabled = !continueMove || !this.context.interactive;
+    if (continueMove) button.addEventListener("click", () => this.host.onMove(continueMove.text));
     return button;
   }
 }

@@ -1,5 +1,5 @@
 // Texts of the challenge panel and the lists, German first.
-import { lang } from "../i18n";
+import { textsOf } from "../i18n";
 
 const TEXTS = {
   challenges: { de: "Herausforderungen", en: "Challenges" },
@@ -62,6 +62,4 @@ const TEXTS = {
 
 export type ChallengeTextKey = keyof typeof TEXTS;
 
-export function ct(key: ChallengeTextKey): string {
-  return TEXTS[key][lang()];
-}
+export const ct = textsOf(TEXTS);

@@ -13,7 +13,7 @@ import { GENERAL_TEXT } from "./rules_general";
 import { HANSE_TEXT } from "./rules_hanse";
 import { HEXAGON_TEXT } from "./rules_hexagon";
 import { gt } from "./texts";
-import { aufgabenHref } from "../puzzles/aufgaben_links";
+import { puzzlesHref } from "../puzzles/aufgaben_links";
 import { at } from "../puzzles/texts";
 
 export const GAME_TEXTS: GameText[] = [HEXAGON_TEXT, BULLET_TEXT, GENERAL_TEXT, HANSE_TEXT];
@@ -140,7 +140,7 @@ export class GamePage {
       el("p", {}, gt("playFreeText")),
       el("p", { class: "free-actions" }, play, " ", el("a", { href: "#/", "data-testid": "challenge-link" }, gt("challenge")), " · ",
         el("a", { href: "#/zuzweit" }, gt("sameDevice")), " · ",
-        el("a", { href: aufgabenHref(this.text.game), "data-testid": "aufgaben-link" }, this.text.game === "hanse" ? at("tradingPuzzles") : at("aufgaben"))),
+        el("a", { href: puzzlesHref(this.text.game), "data-testid": "aufgaben-link" }, this.text.game === "hanse" ? at("tradingPuzzles") : at("puzzles"))),
       problem);
   }
 
@@ -153,7 +153,7 @@ export class GamePage {
     const full = t.rules.map((section) => el("section", { class: "rules-section" },
       el("h4", {}, pick(section.heading)), ...section.paragraphs.map((p) => el("p", {}, pick(p)))));
     return el("section", { class: "anleitung", "data-testid": "anleitung" },
-      el("h2", {}, gt("anleitung")),
+      el("h2", {}, gt("howToPlay")),
       el("h3", {}, `${t.title.replace(/^\S+\s(?=Battle)/, "")}: ${gt("rulesTitle")}`),
       el("p", { class: "lead" }, gt("rulesLead")),
       quick,

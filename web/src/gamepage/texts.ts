@@ -1,5 +1,5 @@
 // Texts of the game pages (#/spiel, #/spiel/<game>), German first; the seed 002 page's words.
-import { lang } from "../i18n";
+import { textsOf } from "../i18n";
 
 const TEXTS = {
   games: { de: "Spiele", en: "Games" },
@@ -25,7 +25,7 @@ const TEXTS = {
   challenge: { de: "Im Wartesaal herausfordern", en: "Challenge someone in the Wartesaal" },
   sameDevice: { de: "Zu zweit am selben Gerät", en: "Two on one device" },
   starting: { de: "Tisch wird geöffnet …", en: "Opening the table …" },
-  anleitung: { de: "Anleitung", en: "How to play" },
+  howToPlay: { de: "Anleitung", en: "How to play" },
   rulesTitle: { de: "Regeln & Anleitung", en: "Rules & how to play" },
   rulesLead: { de: "So wird gespielt: Ziel, Ablauf und Wertung", en: "How it is played: aim, turns and scoring" },
   in60: { de: "In 60 Sekunden", en: "In 60 seconds" },
@@ -38,6 +38,4 @@ const TEXTS = {
 
 export type GamePageTextKey = keyof typeof TEXTS;
 
-export function gt(key: GamePageTextKey): string {
-  return TEXTS[key][lang()];
-}
+export const gt = textsOf(TEXTS);

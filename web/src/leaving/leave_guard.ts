@@ -4,9 +4,9 @@
 // waits before the game is lost (services/game/seat_connections.py). Reloading the page is
 // fine (you return to the table), so nothing stops a navigation: the warning is shown, not asked.
 import { el } from "../dom";
-import { lang, onLangChange } from "../i18n";
+import { onLangChange, textsOf } from "../i18n";
 import type { TableStatePayload } from "../protocol";
-import { onTableSocket } from "../table/game_socket";
+import { onTableSocket } from "../game_socket";
 import "./leave_guard.css";
 
 const LEAVE_AFTER_MS = 30_000;
@@ -17,9 +17,7 @@ const TEXTS = {
   seconds: { de: "noch {n} s", en: "{n} s left" },
 } as const;
 
-function text(key: keyof typeof TEXTS): string {
-  return TEXTS[key][lang() === "en" ? "en" : "de"];
-}
+const text = textsOf(TEXTS);
 
 /** Whether ``state`` is a game its viewer would lose by leaving. */
 function losesByLeaving(state: TableStatePayload): boolean {

@@ -1,7 +1,7 @@
 // #/live: the running Wartesaal games; a click opens the table as a spectator.
 import { el } from "../dom";
 import type { TableSummary } from "../protocol";
-import { gameApi } from "../table/game_socket";
+import { gameApi } from "../game_socket";
 import { tt } from "../table/texts";
 import { gameRow } from "./game_list";
 

@@ -4,7 +4,7 @@
 import { el } from "../dom";
 import type { Player, TableSummary } from "../protocol";
 import { qt } from "../quickmatch/texts";
-import { gameApi } from "../table/game_socket";
+import { gameApi } from "../game_socket";
 import { GAME_TITLES } from "../table/seat_names";
 import "./running_games.css";
 

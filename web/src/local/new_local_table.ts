@@ -2,7 +2,7 @@
 // table:new_local on a socket of its own, and the answer is the new table's first table:state
 // (its id is the new route, whose page opens the table's own socket).
 import type { ErrorPayload, TableNewLocalPayload, TableStatePayload } from "../protocol";
-import { socketWithoutTable } from "../table/game_socket";
+import { socketWithoutTable } from "../game_socket";
 
 /** Resolves with the new table's id; rejects with the server's message. */
 export async function openLocalTable(request: TableNewLocalPayload): Promise<number> {

@@ -1,5 +1,5 @@
 // Texts of the Ansicht dialog and the header's music switch, German first.
-import { lang } from "../i18n";
+import { textsOf } from "../i18n";
 
 const TEXTS = {
   look: { de: "Ansicht", en: "View" },
@@ -18,6 +18,4 @@ const TEXTS = {
 
 export type LookTextKey = keyof typeof TEXTS;
 
-export function lt(key: LookTextKey): string {
-  return TEXTS[key][lang()];
-}
+export const lt = textsOf(TEXTS);

@@ -5,7 +5,7 @@ import { el } from "../dom";
 import { onLangChange } from "../i18n";
 import type { EloHistory, EloPoint, MyGamesStatistics, Opponent, TableSummary, Tally, User } from "../protocol";
 import { gameRow } from "../live/game_list";
-import { gameApi } from "../table/game_socket";
+import { gameApi } from "../game_socket";
 import { tt } from "../table/texts";
 import { gameLabel, PROFILE_GAMES } from "../profile/game_marks";
 import { lobbyJson } from "../api";

@@ -1,5 +1,5 @@
 // Texts of the profiles, the Postfach and the statistics of Meine Partien, German first.
-import { lang } from "../i18n";
+import { textsOf } from "../i18n";
 
 const TEXTS = {
   profile: { de: "Profil", en: "Profile" },
@@ -37,8 +37,8 @@ const TEXTS = {
   sendInvitation: { de: "Einladung ins Postfach senden", en: "Send invitation to the Postfach" },
   invitationSent: { de: "Einladung gesendet. Sobald er annimmt und du im Wartesaal bist, beginnt die Partie.", en: "Invitation sent. As soon as they accept while you are in the Wartesaal, the game starts." },
   cancel: { de: "Abbrechen", en: "Cancel" },
-  postfach: { de: "Postfach", en: "Postfach (mailbox)" },
-  postfachEmpty: { de: "Dein Postfach ist leer.", en: "Your Postfach is empty." },
+  mailbox: { de: "Postfach", en: "Postfach (mailbox)" },
+  mailboxEmpty: { de: "Dein Postfach ist leer.", en: "Your Postfach is empty." },
   invitations: { de: "Einladungen", en: "Invitations" },
   notes: { de: "Nachrichten", en: "Notes" },
   invitesYou: { de: "lädt dich ein", en: "invites you" },
@@ -68,6 +68,4 @@ const TEXTS = {
 
 export type ProfileTextKey = keyof typeof TEXTS;
 
-export function pt(key: ProfileTextKey, params: Record<string, string> = {}): string {
-  return TEXTS[key][lang()].replace(/\{(\w+)\}/g, (_m, name: string) => params[name] ?? `{${name}}`);
-}
+export const pt = textsOf(TEXTS);

@@ -4,19 +4,19 @@ import { onLangChange } from "../i18n";
 import { gameLabel } from "../profile/game_marks";
 import { at } from "./texts";
 
-export const AUFGABEN_GAMES = ["hexagon", "bullet", "general"] as const;
+export const PUZZLE_GAMES = ["hexagon", "bullet", "general"] as const;
 
 /** The address of a game's puzzles (Battlehanse's are its Handelsaufgaben). */
-export function aufgabenHref(game: string): string {
+export function puzzlesHref(game: string): string {
   return game === "hanse" ? "#/handelsaufgaben" : `#/aufgaben/${game}`;
 }
 
 function fill(card: HTMLElement): void {
   card.replaceChildren(
-    el("h3", {}, at("aufgaben")),
-    el("p", {}, ...[...AUFGABEN_GAMES, "hanse"].flatMap((game, i) => [
+    el("h3", {}, at("puzzles")),
+    el("p", {}, ...[...PUZZLE_GAMES, "hanse"].flatMap((game, i) => [
       i > 0 ? " · " : "",
-      el("a", { href: aufgabenHref(game), "data-testid": `aufgaben-link-${game}` }, game === "hanse" ? `${gameLabel(game)} (${at("tradingPuzzles")})` : gameLabel(game)),
+      el("a", { href: puzzlesHref(game), "data-testid": `aufgaben-link-${game}` }, game === "hanse" ? `${gameLabel(game)} (${at("tradingPuzzles")})` : gameLabel(game)),
     ])));
 }
 
@@ -31,7 +31,7 @@ onLangChange(() => {
 });
 
 /** A small card for the Wartesaal: "Aufgaben" and a link per game, in the language chosen now. */
-export function aufgabenCard(): HTMLElement {
+export function puzzlesCard(): HTMLElement {
   const card = el("section", { class: "aufgaben-links", "data-testid": "aufgaben-links" });
   fill(card);
   cards.push(new WeakRef(card));

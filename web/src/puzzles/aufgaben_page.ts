@@ -9,7 +9,7 @@ import { lang, onLangChange, signed } from "../i18n";
 import { gameLabel } from "../profile/game_marks";
 import type { AufgabeAttempt, AufgabenOverview } from "../protocol";
 import { BoardStage } from "../table/board_stage";
-import { AUFGABEN_GAMES, aufgabenHref } from "./aufgaben_links";
+import { PUZZLE_GAMES, puzzlesHref } from "./aufgaben_links";
 import { at, sideName } from "./texts";
 
 type Mode = "rated" | "streak" | "daily";
@@ -21,7 +21,7 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export class AufgabenPage {
+export class PuzzlesPage {
   readonly root = el("main", { class: "aufgaben-page card", "data-testid": "aufgaben-page" });
   private readonly head = el("div", { class: "aufgaben-head" });
   private readonly task = el("p", { class: "aufgabe-task", "data-testid": "aufgabe-task" });
@@ -197,8 +197,8 @@ export class AufgabenPage {
   }
 
   private drawHead(): void {
-    const tabs = el("nav", { class: "aufgaben-tabs" }, ...[...AUFGABEN_GAMES, "hanse"].flatMap((game, i) => [i > 0 ? " · " : "",
-      el("a", { href: aufgabenHref(game), "aria-current": game === this.game ? "page" : undefined, "data-testid": `aufgaben-tab-${game}` }, gameLabel(game))]));
+    const tabs = el("nav", { class: "aufgaben-tabs" }, ...[...PUZZLE_GAMES, "hanse"].flatMap((game, i) => [i > 0 ? " · " : "",
+      el("a", { href: puzzlesHref(game), "aria-current": game === this.game ? "page" : undefined, "data-testid": `aufgaben-tab-${game}` }, gameLabel(game))]));
     const modes = el("div", { class: "aufgaben-modes", role: "group" }, ...(["rated", "streak", "daily"] as Mode[]).map((mode) => {
       const button = this.button(`aufgabe-mode-${mode}`, at(mode), () => {
         if (this.mode === mode) return;
@@ -226,7 +226,7 @@ export class AufgabenPage {
     if (this.overview) figures.append(" · ", el("span", { "data-testid": "aufgaben-count" }, `${this.overview.count.toLocaleString(lang())} ${at("count")}`));
     this.rule.textContent = this.mode === "streak" ? at("streakRule") : this.mode === "daily" ? at("dailyRule") : at("intro");
     this.controls.replaceChildren(modes, el("label", {}, `${at("theme")}: `, themes));
-    this.head.replaceChildren(tabs, el("div", { class: "aufgaben-title" }, el("h2", {}, `${at("aufgabenFor")}: ${gameLabel(this.game)}`), figures));
+    this.head.replaceChildren(tabs, el("div", { class: "aufgaben-title" }, el("h2", {}, `${at("puzzlesFor")}: ${gameLabel(this.game)}`), figures));
   }
 
   private drawStatus(attempt: AufgabeAttempt): void {
@@ -309,6 +309,6 @@ export class AufgabenPage {
 }
 
 /** The page for ``#/aufgaben/<game>``, or null for a game without puzzles here. */
-export function aufgabenPageFor(game: string | undefined): AufgabenPage | null {
-  return game && (AUFGABEN_GAMES as readonly string[]).includes(game) ? new AufgabenPage(game) : null;
+export function puzzlesPageFor(game: string | undefined): PuzzlesPage | null {
+  return game && (PUZZLE_GAMES as readonly string[]).includes(game) ? new PuzzlesPage(game) : null;
 }

@@ -1,9 +1,9 @@
 // Texts of the Aufgaben pages, German first (the seeds' words), with complete English.
-import { lang } from "../i18n";
+import { lang, textsOf } from "../i18n";
 
 const TEXTS = {
-  aufgaben: { de: "Aufgaben", en: "Puzzles" },
-  aufgabenFor: { de: "Aufgaben", en: "Puzzles" },
+  puzzles: { de: "Aufgaben", en: "Puzzles" },
+  puzzlesFor: { de: "Aufgaben", en: "Puzzles" },
   intro: {
     de: "Lagen aus Partien des starken Computers. Zieh wie am Tisch: ein richtiger Zug wird mit dem besten Gegenzug beantwortet, bis die Aufgabe gelöst ist; ein falscher Zug beendet den Versuch und zeigt die Lösung.",
     en: "Positions from the strong computer's games. Move as at the table: a right move is answered with the best reply until the puzzle is solved; a wrong move ends the attempt and shows the solution.",
@@ -46,11 +46,9 @@ const TEXTS = {
   count: { de: "Aufgaben", en: "puzzles" },
 } as const;
 
-export type AufgabenTextKey = keyof typeof TEXTS;
+export type PuzzleTextKey = keyof typeof TEXTS;
 
-export function at(key: AufgabenTextKey): string {
-  return TEXTS[key][lang() === "en" ? "en" : "de"];
-}
+export const at = textsOf(TEXTS);
 
 /** Each game's two sides, seat 0 first (the seeds' names). */
 const SIDES: Record<string, { de: [string, string]; en: [string, string] }> = {

@@ -1,5 +1,5 @@
 // Texts of Schnelle Partie and of the running games in the Wartesaal, German first.
-import { lang } from "../i18n";
+import { textsOf } from "../i18n";
 
 const TEXTS = {
   quickMatch: { de: "Schnelle Partie", en: "Quick game" },
@@ -22,6 +22,4 @@ const TEXTS = {
 
 export type QuickTextKey = keyof typeof TEXTS;
 
-export function qt(key: QuickTextKey): string {
-  return TEXTS[key][lang() === "en" ? "en" : "de"];
-}
+export const qt = textsOf(TEXTS);

@@ -5,7 +5,7 @@ import { el } from "../dom";
 import { lang, onLangChange } from "../i18n";
 import type { TableResult, TableSeat } from "../protocol";
 import { BoardStage } from "../table/board_stage";
-import { gameApi, gameUrl } from "../table/game_socket";
+import { gameApi, gameUrl } from "../game_socket";
 import { MoveList } from "../table/move_list";
 import { colourName, GAME_TITLES, seatPerson } from "../table/seat_names";
 import { resultReason, tt } from "../table/texts";

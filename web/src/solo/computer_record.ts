@@ -4,7 +4,7 @@
 // device's own note is the fallback when that cannot be reached.
 import { localRecord, type LocalOutcome, recordLocalResult } from "../local/record_store";
 import type { Review, TableStatePayload } from "../protocol";
-import { gameApi } from "../table/game_socket";
+import { gameApi } from "../game_socket";
 
 const HINTED_KEY = "spielcenter.computer-record.hinted"; // game:strength → matches with a Tipp
 const HINTED_GAMES_KEY = "spielcenter.hinted-games"; // ids of tables where this device asked for a Tipp

@@ -5,7 +5,7 @@ import { lobbyJson } from "../api";
 import { el } from "../dom";
 import { lang, onLangChange } from "../i18n";
 import type { DailyAttempt, DailyAttemptAnswer, TableStatePayload } from "../protocol";
-import type { GameSocket } from "../table/game_socket";
+import type { GameSocket } from "../game_socket";
 import { st } from "./texts";
 
 const PRACTICE = {

@@ -4,7 +4,7 @@
 // yourself. Not offered against Stark (the server refuses it there too).
 import { el } from "../dom";
 import type { AiHintPayload, TableStatePayload } from "../protocol";
-import type { GameSocket } from "../table/game_socket";
+import type { GameSocket } from "../game_socket";
 import { hintNoted, noteHint } from "./computer_record";
 import { st } from "./review_texts";
 

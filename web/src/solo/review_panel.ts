@@ -7,7 +7,7 @@
 import { el } from "../dom";
 import { lang } from "../i18n";
 import type { ErrorPayload, Review, ReviewMove, ReviewStatePayload } from "../protocol";
-import { gameApi, openTableSocket, releaseTableSocket, tableSocket } from "../table/game_socket";
+import { gameApi, openTableSocket, releaseTableSocket, tableSocket } from "../game_socket";
 import "./review_panel.css";
 import { st } from "./review_texts";
 

@@ -1,5 +1,5 @@
 // Texts of Tipp, Rückblick and the record against the computer (seed 000's words), German first.
-import { lang } from "../i18n";
+import { textsOf } from "../i18n";
 
 const TEXTS = {
   hint: { de: "Tipp", en: "Hint" },
@@ -30,6 +30,4 @@ const TEXTS = {
 
 export type SoloTextKey = keyof typeof TEXTS;
 
-export function st(key: SoloTextKey): string {
-  return TEXTS[key][lang()];
-}
+export const st = textsOf(TEXTS);

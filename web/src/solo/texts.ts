@@ -1,5 +1,5 @@
 // Texts of the solo pages (Tagesmarkt, Handelsaufgaben), German first, in the seed's words.
-import { lang } from "../i18n";
+import { textsOf } from "../i18n";
 
 const TEXTS = {
   alone: { de: "Allein im Kontor", en: "Alone in the Kontor" },
@@ -53,9 +53,7 @@ const TEXTS = {
 
 export type SoloTextKey = keyof typeof TEXTS;
 
-export function st(key: SoloTextKey): string {
-  return TEXTS[key][lang() === "en" ? "en" : "de"];
-}
+export const st = textsOf(TEXTS);
 
 /** "★★☆" for 2 of 3 stars. */
 export function starMarks(stars: number): string {

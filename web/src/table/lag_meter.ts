@@ -2,7 +2,7 @@
 // a small ping to the game service, averaged. The server's turn time runs from sending the
 // state to receiving the move, so it spans one whole round trip besides the thinking; the
 // server credits the reported value up to its lag quota and at most one second per move.
-import type { GameSocket } from "./game_socket";
+import type { GameSocket } from "../game_socket";
 
 const PING_EVERY_MS = 5000;
 const MIX = 0.25; // weight of the newest round trip in the average

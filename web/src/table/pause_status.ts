@@ -30,7 +30,7 @@ export function pauseCountdownLine(untilMs: number, serverNowMs: number): HTMLEl
 }
 
 /** The line for a pause the player ends (against the computer, at one device). */
-export function pauseWeiterLine(): HTMLElement {
+export function pauseContinueLine(): HTMLElement {
   return el("span", { "data-testid": "status-pause" }, lang() === "en"
     ? "Round over – read the round table, then tap Continue for the next round."
     : "Rundenende – lies die Rundentafel, dann tippe Weiter für die nächste Runde.");

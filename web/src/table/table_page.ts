@@ -8,7 +8,7 @@ import type { ErrorPayload, TablePresencePayload, TableSeat, TableStatePayload }
 import { ownFirst } from "../boards/board";
 import { BoardStage } from "./board_stage";
 import { TableClock } from "./clock";
-import { gameApi, NoWebSocket, releaseTableSocket, tableSocket, type GameSocket } from "./game_socket";
+import { gameApi, NoWebSocket, releaseTableSocket, tableSocket, type GameSocket } from "../game_socket";
 import { LagMeter } from "./lag_meter";
 import { recordComputerMatch } from "../solo/computer_record";
 import { HintControl } from "../solo/hint_control";
@@ -18,7 +18,7 @@ import { MoveList } from "./move_list";
 import { tableNameLink } from "../profile/profile_link";
 import { requestRematch } from "./rematch";
 import { colourName, GAME_TITLES, seatPerson } from "./seat_names";
-import { pauseCountdownLine, pauseWeiterLine } from "./pause_status";
+import { pauseCountdownLine, pauseContinueLine } from "./pause_status";
 import { ResultChanges } from "./result_changes";
 import { resultReason, tt } from "./texts";
 
@@ -381,7 +381,7 @@ export class TablePage {
     else if (state.view.phase === "setup") line = this.setupLine(state);
     else if (state.you === null) line = tt("spectator");
     else if (pauseUntil !== null) line = pauseCountdownLine(pauseUntil, state.clocks.server_now_ms);
-    else if (state.view.phase === "pause" && interactive) line = pauseWeiterLine();
+    else if (state.view.phase === "pause" && interactive) line = pauseContinueLine();
     else if (interactive || state.mode === "same_device") line = tt("yourTurn");
     else if (state.mode === "computer" && mover !== null && mover !== state.you) line = tt("computerThinks");
     else line = tt("theirTurn");

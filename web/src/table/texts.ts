@@ -1,5 +1,5 @@
 // Texts of the table pages (play, watch, replay, alone, live, my games), German first.
-import { lang } from "../i18n";
+import { lang, textsOf } from "../i18n";
 
 const TEXTS = {
   resign: { de: "Aufgeben", en: "Resign" },
@@ -111,9 +111,7 @@ const TEXTS = {
 
 export type TableTextKey = keyof typeof TEXTS;
 
-export function tt(key: TableTextKey): string {
-  return TEXTS[key][lang()];
-}
+export const tt = textsOf(TEXTS);
 
 /** A game's end reason in the reader's language, after "Gewonnen!" or "You won!": it starts a
  * sentence ("Decided on council seals"). */

@@ -7,7 +7,7 @@ import { lobbyJson } from "../api";
 import { pt } from "../profile/texts";
 import "../profile/profile.css";
 
-export class PostfachBadge {
+export class MailboxBadge {
   readonly root = el("a", { href: "#/postfach", class: "postfach-link", "data-testid": "postfach-link" });
   private readonly count = el("span", { class: "badge", "data-testid": "postfach-badge", hidden: true });
   private readonly listeners: Array<(count: number) => void> = [];
@@ -26,7 +26,7 @@ export class PostfachBadge {
   set(count: number): void {
     this.count.textContent = String(count);
     this.count.hidden = count === 0;
-    this.root.setAttribute("aria-label", `${pt("postfach")}: ${count}`);
+    this.root.setAttribute("aria-label", `${pt("mailbox")}: ${count}`);
     for (const listener of [...this.listeners]) listener(count);
   }
 
@@ -39,9 +39,9 @@ export class PostfachBadge {
   }
 
   private draw(): void {
-    this.root.replaceChildren("✉ ", el("span", { class: "label" }, pt("postfach")), " ", this.count);
-    this.root.title = pt("postfach");
+    this.root.replaceChildren("✉ ", el("span", { class: "label" }, pt("mailbox")), " ", this.count);
+    this.root.title = pt("mailbox");
   }
 }
 
-export const postfachBadge = new PostfachBadge();
+export const mailboxBadge = new MailboxBadge();

@@ -5,9 +5,9 @@
 // WebSocket only: a long-polling session is many requests, which only the table id keeps
 // together, and one WebSocket is one request. Pages without a table open no game socket.
 import { io, type Socket } from "socket.io-client";
-import { lang } from "../i18n";
-import type { GameClientToServerEvents, GameServerToClientEvents } from "../protocol";
-import { tt } from "./texts";
+import { lang } from "./i18n";
+import type { GameClientToServerEvents, GameServerToClientEvents } from "./protocol";
+import { tt } from "./table/texts";
 
 export type GameSocket = Socket<GameServerToClientEvents, GameClientToServerEvents>;
 

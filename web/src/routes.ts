@@ -1,20 +1,21 @@
-// The table pages' routes (hash based, so links work for anyone and need no server routes):
-// #/partie/<id>, #/nachspielen/<id>, #/computer, #/zuzweit, #/live, #/meine-partien.
-import "./table.css";
-import { el } from "../dom";
-import { StartPanel } from "../local/start_panel";
-import { LivePage } from "../live/live_page";
-import { MyGamesPage } from "../mygames/my_games_page";
-import { gamePageFor, gamesNavLink } from "../gamepage/game_page";
-import { PostfachPage } from "../mailbox/postfach_page";
-import { aufgabenPageFor } from "../puzzles/aufgaben_page";
-import { ProfilePage } from "../profile/profile_page";
-import type { User } from "../protocol";
-import { ReplayPage } from "../replay/replay_page";
-import { soloNavLink } from "../solo/solo_nav";
-import { soloPageFor } from "../solo/solo_routes";
-import { TablePage } from "./table_page";
-import { tt, type TableTextKey } from "./texts";
+// The app's routes (hash based, so links work for anyone and need no server routes): the table
+// pages #/partie/<id>, #/nachspielen/<id>, #/computer, #/zuzweit, #/live, #/meine-partien, and
+// #/spiel[/<game>], #/spieler/<id>, #/postfach, #/aufgaben/<game> and the solo pages; #/ is the Wartesaal.
+import "./table/table.css";
+import { el } from "./dom";
+import { StartPanel } from "./local/start_panel";
+import { LivePage } from "./live/live_page";
+import { MyGamesPage } from "./mygames/my_games_page";
+import { gamePageFor, gamesNavLink } from "./gamepage/game_page";
+import { MailboxPage } from "./mailbox/mailbox_page";
+import { puzzlesPageFor } from "./puzzles/aufgaben_page";
+import { ProfilePage } from "./profile/profile_page";
+import type { User } from "./protocol";
+import { ReplayPage } from "./replay/replay_page";
+import { soloNavLink } from "./solo/solo_nav";
+import { soloPageFor } from "./solo/solo_routes";
+import { TablePage } from "./table/table_page";
+import { tt, type TableTextKey } from "./table/texts";
 
 export interface Page {
   readonly root: HTMLElement;
@@ -44,9 +45,9 @@ export function pageFor(hash: string, user: User): Page | null {
     case "spieler":
       return Number.isInteger(id) && id > 0 ? new ProfilePage(id, user) : null;
     case "postfach":
-      return new PostfachPage(user);
+      return new MailboxPage(user);
     case "aufgaben":
-      return aufgabenPageFor(arg);
+      return puzzlesPageFor(arg);
     default:
       return soloPageFor(name, arg, user); // #/tagesmarkt, #/handelsaufgaben[/<id>], else null
   }

@@ -8,7 +8,7 @@ import { gameLabel } from "../profile/game_marks";
 import { lobbyJson } from "../api";
 import { profileLink } from "../profile/profile_link";
 import { pt } from "../profile/texts";
-import { postfachBadge } from "./postfach_badge";
+import { mailboxBadge } from "./mailbox_badge";
 
 type Outcome = { outcome: "started"; game_id: number } | { outcome: "waiting"; invitation: Invitation } | { outcome: "declined" | "withdrawn" };
 
@@ -19,7 +19,7 @@ function settingsText(invitation: Invitation): string {
   return `${gameLabel(invitation.game)} · ${clock} · ${s.rated ? pt("rated") : pt("friendly")}${stake}`;
 }
 
-export class PostfachPage {
+export class MailboxPage {
   readonly root = el("main", { class: "list-page card postfach-page", "data-testid": "postfach-page" });
   private readonly invitations = el("ul", { class: "postfach-list", "data-testid": "postfach-invitations" });
   private readonly notes = el("ul", { class: "postfach-list", "data-testid": "postfach-notes" });
@@ -29,10 +29,10 @@ export class PostfachPage {
   private marking = false;
 
   constructor(private readonly me: User) {
-    this.root.append(el("h2", {}, pt("postfach")), this.message, this.problem,
+    this.root.append(el("h2", {}, pt("mailbox")), this.message, this.problem,
       el("h3", {}, pt("invitations")), this.invitations, el("h3", {}, pt("notes")), this.notes);
     // Something arrived while the page is open (a note, an acceptance): show it.
-    this.stopListening = postfachBadge.onChange(() => {
+    this.stopListening = mailboxBadge.onChange(() => {
       if (!this.marking) void this.load();
     });
     void this.load();
@@ -50,9 +50,9 @@ export class PostfachPage {
         // Seen now: the notes no longer count on the badge.
         this.marking = true;
         const { count } = await lobbyJson<{ count: number }>("/api/postfach/read", {});
-        postfachBadge.set(count);
+        mailboxBadge.set(count);
         this.marking = false;
-      } else postfachBadge.set(box.count);
+      } else mailboxBadge.set(box.count);
     } catch (error) {
       this.marking = false;
       this.problem.textContent = error instanceof Error ? error.message : String(error);
@@ -61,7 +61,7 @@ export class PostfachPage {
 
   private render(box: Postfach): void {
     this.invitations.replaceChildren(...box.invitations.map((i) => this.invitationRow(i)));
-    if (box.invitations.length === 0) this.invitations.append(el("li", { class: "empty" }, pt("postfachEmpty")));
+    if (box.invitations.length === 0) this.invitations.append(el("li", { class: "empty" }, pt("mailboxEmpty")));
     this.notes.replaceChildren(...box.notes.map((n) => this.noteRow(n)));
     if (box.notes.length === 0) this.notes.append(el("li", { class: "empty" }, "–"));
   }
