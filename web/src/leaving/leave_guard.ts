@@ -76,7 +76,7 @@ export class LeaveGuard {
       this.banner.replaceChildren(
         `${text("left")} `,
         el("a", { href: `#/partie/${left.gameId}`, "data-testid": "leave-back" }, text("back")),
-        ` (${text("seconds").replace("{n}", String(seconds))})`,
+        ` (${text("seconds", { n: String(seconds) })})`,
       );
       this.banner.hidden = false;
       this.ticker = window.setInterval(() => this.draw(), 1000);

@@ -393,14 +393,14 @@ export class TablePage {
     const setup = state.view.setup as { ready: boolean[]; remaining: Record<string, number> | null };
     if (state.you === null) {
       const mark = (seat: number): string => (setup.ready[seat] ? "✓" : "…");
-      return `${tt("spectator")} ${tt("setupWatching").replace("{first}", colourName(state.game, 0)).replace("{a}", mark(0)).replace("{second}", colourName(state.game, 1)).replace("{b}", mark(1))}`;
+      return `${tt("spectator")} ${tt("setupWatching", { first: colourName(state.game, 0), a: mark(0), second: colourName(state.game, 1), b: mark(1) })}`;
     }
     const left = Object.values(setup.remaining ?? {}).reduce((sum, n) => sum + n, 0);
     let own: string;
     if (setup.ready[state.you]) own = tt("setupWaiting");
     else if (left === 0) own = tt("setupDone");
     else if (left === 1) own = tt("setupPlaceOne");
-    else own = tt("setupPlace").replace("{n}", String(left));
+    else own = tt("setupPlace", { n: String(left) });
     return `${own} ${tt(setup.ready[1 - state.you] ? "setupOpponentReady" : "setupOpponentBusy")}`;
   }
 
@@ -443,7 +443,7 @@ export class TablePage {
       if (!gone || index === mine) continue;
       const awayMs = Date.now() - gone.sinceMs;
       const who = mine === null ? seat.name ?? "?" : tt("yourOpponent");
-      this.presenceLine.append(el("p", { class: "away" }, tt("awayFrom").replace("{who}", who).replace("{time}", minutesSeconds(awayMs))));
+      this.presenceLine.append(el("p", { class: "away" }, tt("awayFrom", { who, time: minutesSeconds(awayMs) })));
       if (mine !== null && awayMs >= gone.claimAfterMs) {
         const win = el("button", { type: "button", class: "primary", "data-testid": "claim-win" }, tt("claimWin"));
         const draw = el("button", { type: "button", "data-testid": "claim-draw" }, tt("claimDraw"));
