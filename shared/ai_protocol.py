@@ -55,7 +55,7 @@ ANSWER_STREAM = "ai:answers"
 ANSWER_STREAM_MAXLEN = 100_000  # approximate trim; answers are consumed within seconds
 OUTSTANDING_KEY = "ai:outstanding"  # hash table_id -> request JSON of the awaited move
 # One Tipp per table version: its answer ({request_id, table_id, ply, seat, move, value},
-# JSON) under this key, or HINT_PENDING while the strong computer searches (services.game.hint).
+# JSON) under this key, or HINT_PENDING while the strong computer searches (services.game.solo.hint).
 HINT_KEY = "ai:hint:{table_id}:{ply}"
 HINT_PENDING = "pending"
 HINT_ANSWER_TTL_S = 3600  # a table version outlives this only while its player is away

@@ -551,7 +551,7 @@ def nginx_routes(conf: str) -> tuple[list[str], dict[str, tuple[str, str]]]:
         routes[path] = (m.group(1), block)
     if not re.search(r"proxy_set_header\s+Upgrade\s+\$http_upgrade", conf):
         problems.append("nginx: WebSocket upgrade header is not passed on")
-    # services/game/table_handover.py acts only on sockets placed by table.
+    # services/game/fanout/table_handover.py acts only on sockets placed by table.
     if not (re.search(r"proxy_set_header\s+X-Routed-By\s+\$routed_by", conf)
             and re.search(r"~\^/game/socket\\\.io/\s+table;", conf)):
         problems.append("nginx: the game sockets are not marked X-Routed-By: table")

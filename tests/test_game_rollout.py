@@ -2,7 +2,7 @@
 (``bench.nginx_router``), games going on at every table, and one process stopped gracefully
 (SIGTERM, as Kubernetes does after the preStop pause) and started again.
 
-The stopping process closes its port and hands every table over (``services.game.table_handover``):
+The stopping process closes its port and hands every table over (``services.game.fanout.table_handover``):
 each of its sockets gets Engine.IO's close packet, reconnects through nginx to the table's next
 owner and finds the table as PostgreSQL has it.  Checked: no socket is cut without the close
 packet, no client gets an error, no move any client was shown is missing from PostgreSQL at the

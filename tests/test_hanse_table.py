@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from services.game.round_pause import COUNTDOWN_MS
+from services.game.rules.round_pause import COUNTDOWN_MS
 from shared import db
 from shared.games import get_game
 from tests.stack import Infra, ServiceProcess

@@ -1,6 +1,6 @@
 """Leaving a running game loses it, in every game, and Live shows all four games to spectators.
 
-The leave rule is the game service's (``services.game.seat_connections``: no connection to a
+The leave rule is the game service's (``services.game.presence.seat_connections``: no connection to a
 table for 30 s → ``Tables.abandon``).  ``tests/test_tables_rules.py`` proves the 30 s (and that a
 reload within them keeps the table) through the real service for Battlehexagon; here the same two pieces (the seat watch and the tables)
 run in the test process on the real PostgreSQL and Redis with a short leave time, at the
@@ -17,10 +17,10 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from services.game import seat_connections
-from services.game.round_pause import in_round_pause
-from services.game.seat_connections import SeatConnections
-from services.game.table import Tables
+from services.game.presence import seat_connections
+from services.game.presence.seat_connections import SeatConnections
+from services.game.rules.round_pause import in_round_pause
+from services.game.tables.table import Tables
 from shared import db
 from shared.games import get_game
 from shared.games.general.setups import STANDARD_SETUPS

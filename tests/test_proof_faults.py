@@ -412,7 +412,7 @@ def test_a_committed_move_is_not_reported_failed_when_redis_goes_away_after_it(
     import redis as redis_lib
 
     from services.game.app import TableRuntime
-    from services.game.flag_schedule import FlagSchedule
+    from services.game.tables.flag_schedule import FlagSchedule
 
     class DeadRedis:
         def register_script(self, script: str) -> object:
@@ -456,7 +456,7 @@ def test_a_computer_move_that_could_not_be_requested_is_requested_once_redis_is_
     the computer's move is not recorded anywhere, so the seat keeps the table and asks again."""
     import redis as redis_lib
 
-    from services.game.computer_seat import ComputerSeat
+    from services.game.solo.computer_seat import ComputerSeat
     from shared.games import get_game
 
     class FlakyRequester:

@@ -87,7 +87,7 @@ def route_table() -> list[Route]:
     """Every HTTP route of the lobby, the game and the rating service, read from Flask's url_map of
     the blueprints each service registers (built here on stand-ins: only the rules are wanted)."""
     from services.game.http_routes import games_blueprint
-    from services.game.review_routes import review_blueprint
+    from services.game.solo.review_routes import review_blueprint
     from services.lobby import app as lobby_app
     from services.lobby.account_routes import account_blueprint
     from services.lobby.challenges import register_challenges

@@ -537,7 +537,7 @@ def test_the_days_tagesmarkt_deal_stays_on_the_server_until_the_day_ends(game_se
             client.emit("review:public", {"game_id": game_id, "public": True})
             client.event("review:state", lambda d: d["public"], timeout=30)
             # A second look at the finished table (another socket of its player) shows no more;
-            # another player may not look at all (services.game.private_tables).
+            # another player may not look at all (services.game.rules.private_tables).
             again = Recorder(game_service.url, account, 0).connect()
             try:
                 again.emit("table:join", {"game_id": game_id})
@@ -628,7 +628,7 @@ def test_nobody_watches_another_players_tagesmarkt_attempt_while_the_day_lasts(g
 def test_an_accepted_takeback_in_a_friendly_game_keeps_what_a_fight_showed(infra: Infra) -> None:
     """↶ Zurück in a Wartesaal Freundschaftspartie: the attack goes, the ranks its fight showed stay
     shown to both players (the table's own code, on PostgreSQL)."""
-    from services.game.table import Tables
+    from services.game.tables.table import Tables
     from shared import accounts, game_store
     from shared.table_replay import StateCache
     from tests.table_rows import tables_pool

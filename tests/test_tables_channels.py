@@ -1,5 +1,5 @@
-"""A table's messages reach only the processes serving it (services.game.table_channels),
-and a change's Redis commands go out in batches, in order (services.game.redis_batch);
+"""A table's messages reach only the processes serving it (services.game.fanout.table_channels),
+and a change's Redis commands go out in batches, in order (services.game.fanout.redis_batch);
 against the real Redis.  The cluster test shows two processes serving one table."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import time
 
 import redis
 
-from services.game.redis_batch import RedisBatch
-from services.game.table_channels import TableChannels, game_of_room
+from services.game.fanout.redis_batch import RedisBatch
+from services.game.fanout.table_channels import TableChannels, game_of_room
 from tests.stack import Infra
 
 

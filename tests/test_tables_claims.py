@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from services.game import takeback_backoff
+from services.game.rules import takeback_backoff
 from shared import clock, db
 from shared.clock import Clock
 from tests.stack import Infra, ServiceProcess

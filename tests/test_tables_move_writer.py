@@ -1,4 +1,4 @@
-"""services.game.move_writer against a real PostgreSQL: many callers, one statement, each its own answer."""
+"""services.game.tables.move_writer against a real PostgreSQL: many callers, one statement, each its own answer."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
 
-from services.game.move_writer import MoveWriter
+from services.game.tables.move_writer import MoveWriter
 from shared import db, game_store
 from shared.game_store import GameRow, MoveAppend
 from tests.stack import Infra

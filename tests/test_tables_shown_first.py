@@ -1,4 +1,4 @@
-"""A move is shown to the process's own sockets before its row is written (services/game/table.py).
+"""A move is shown to the process's own sockets before its row is written (services/game/tables/table.py).
 
 Tables against a real PostgreSQL; ``on_shown``, ``on_settled`` and ``on_retracted`` stand
 for the game service's publisher, so the tests see what would be sent, and when.
@@ -16,9 +16,9 @@ import redis
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
-from services.game.hint import HintDesk
-from services.game.refusals import TableRefusal
-from services.game.table import Settled, Tables
+from services.game.solo.hint import HintDesk
+from services.game.tables.refusals import TableRefusal
+from services.game.tables.table import Settled, Tables
 from shared import accounts, db, game_store
 from shared.game_store import GameRow
 from shared.games import get_game

@@ -45,7 +45,7 @@ def stored_when(pool: ConnectionPool, game_id: int, until: Callable[[game_store.
     """The stored row once ``until`` holds for it.
 
     A move seen at a table one process serves may still be on its way to PostgreSQL
-    (services/game/table.py: shown first): a test that reads or edits the row after
+    (services/game/tables/table.py: shown first): a test that reads or edits the row after
     seeing a move waits here for it, or it races the write."""
     deadline = time.monotonic() + timeout
     while not until(row := load(pool, game_id)):

@@ -1,9 +1,9 @@
-"""Which tables get a spectator state built: the rule in services.game.watchers (the
+"""Which tables get a spectator state built: the rule in services.game.fanout.watchers (the
 cluster test shows a spectator on another process receiving every change)."""
 
 from __future__ import annotations
 
-from services.game.watchers import Watchers
+from services.game.fanout.watchers import Watchers
 
 
 def test_a_table_gets_its_spectator_state_when_watched_here_or_said_so_by_redis() -> None:
@@ -25,7 +25,7 @@ def test_the_heartbeat_refreshes_the_marks_of_the_rooms_watched_here(infra) -> N
     ran out 10 s after the spectator sat down)."""
     import redis
 
-    from services.game.watchers import TTL_S, key
+    from services.game.fanout.watchers import TTL_S, key
 
     client = redis.Redis.from_url(infra.redis_url)
     client.delete(key(41), key(42))

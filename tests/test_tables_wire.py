@@ -6,7 +6,7 @@ import json
 
 from socketio.packet import EVENT, Packet
 
-from services.game.wire_packet import JsonPacket, QueueJson, RawJson, encoded
+from services.game.fanout.wire_packet import JsonPacket, QueueJson, RawJson, encoded
 
 STATE = {"game_id": 7, "view": {"cells": [[0, 1, None]], "text": "Zug „e4“ ✓", "legal_moves": [{"text": "a1"}]},
          "version": 3, "flag": True}
@@ -49,7 +49,7 @@ def test_queue_messages_splice_payloads_and_skip_their_own() -> None:
 
 
 def test_the_queue_keeps_its_codec_when_the_server_takes_it_up() -> None:
-    from services.game.wire_packet import JsonQueue
+    from services.game.fanout.wire_packet import JsonQueue
 
     class Server:
         packet_class = JsonPacket

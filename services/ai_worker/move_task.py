@@ -30,7 +30,7 @@ from celery.signals import worker_process_init
 from services.ai_worker import worker_metrics
 from services.ai_worker.app import app
 from services.ai_worker.ping import SOCKETIO_CHANNEL, emitter, redis_client
-from services.game.table_channels import table_channel
+from services.game.fanout.table_channels import table_channel
 from shared.ai_protocol import (
     HINT_ANSWER_TTL_S,
     WORKER_SAFETY_MARGIN,

@@ -21,20 +21,21 @@ from psycopg_pool import ConnectionPool
 from services import gevent_start, oversized_frames
 from services.ai_worker.app import app as celery_app
 from services.ai_worker.ping import SOCKETIO_CHANNEL
-from services.game import sockets, solo_sockets, table_metrics
-from services.game.computer_seat import ComputerSeat
-from services.game.flag_schedule import FlagSchedule
+from services.game import sockets, table_metrics
+from services.game.fanout.publisher import TablePublisher, table_room, watch_room
+from services.game.fanout.table_handover import TableHandover
+from services.game.fanout.watchers import Watchers
+from services.game.fanout.wire_packet import JsonPacket, JsonQueue
 from services.game.fleet import Fleet
-from services.game.hint import HintDesk
 from services.game.http_routes import games_blueprint
-from services.game.player_status import PlayerStatus
-from services.game.publisher import TablePublisher, table_room, watch_room
-from services.game.review_routes import review_blueprint
-from services.game.seat_connections import SeatConnections
-from services.game.table import Settled, Tables, flag_deadline
-from services.game.table_handover import TableHandover
-from services.game.watchers import Watchers
-from services.game.wire_packet import JsonPacket, JsonQueue
+from services.game.presence.player_status import PlayerStatus
+from services.game.presence.seat_connections import SeatConnections
+from services.game.solo import sockets as solo_sockets
+from services.game.solo.computer_seat import ComputerSeat
+from services.game.solo.hint import HintDesk
+from services.game.solo.review_routes import review_blueprint
+from services.game.tables.flag_schedule import FlagSchedule
+from services.game.tables.table import Settled, Tables, flag_deadline
 from services.socketio_flask import SocketIOFlask
 from shared import ai_protocol, db, logs, outbox, redis_address, redis_pool, scrape_metrics, settings
 from shared.health import health_blueprint, redis_check
@@ -126,7 +127,7 @@ class TableRuntime:
         self.computer.request_after_commit(settled)
 
     def shown(self, settled: Settled) -> list[dict[str, Any]]:
-        """A move before its commit, to this process's sockets (services.game.table)."""
+        """A move before its commit, to this process's sockets (services.game.tables.table)."""
         table_metrics.MOVES_SHOWN_FIRST.inc()
         return self.publisher.show_here(settled)
 
@@ -137,8 +138,8 @@ class TableRuntime:
 
     def resend(self, game_ids: list[int]) -> None:
         """The current state of each table to this process's own sockets: what other processes
-        published while its Redis listener was away is lost (services.game.table_channels), or a
-        move they were shown before its commit was refused after all (services.game.table)."""
+        published while its Redis listener was away is lost (services.game.fanout.table_channels), or a
+        move they were shown before its commit was refused after all (services.game.tables.table)."""
         for game_id in game_ids:
             try:
                 self.publisher.resend_here(self.tables.current(game_id))
@@ -298,7 +299,7 @@ def main() -> None:
 
     def stopping() -> None:
         # From now on moves are written before they are shown: a greenlet killed at the end of
-        # the grace would otherwise lose a move its players saw (services.game.table).
+        # the grace would otherwise lose a move its players saw (services.game.tables.table).
         app.extensions["stopping"].set()
         runtime.tables.stop_showing_first()
 

@@ -11,7 +11,7 @@ interleave: the fleet as a whole polls about as often as a single process did, a
 poll finds (a flag due, a player gone) waits about as long as before.
 
 The number of processes is read from Redis: every game process's Socket.IO listener hears
-the queue's base channel (``services.game.table_channels``), so ``PUBSUB NUMSUB`` of that
+the queue's base channel (``services.game.fanout.table_channels``), so ``PUBSUB NUMSUB`` of that
 channel counts them.  It is read again every :data:`RECOUNT_S`; until the first answer, and
 while Redis is away, the last count stands (one at first: a lone process polls as before).
 """

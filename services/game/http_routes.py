@@ -6,7 +6,7 @@
                                       (a same-device table: only for its owner, as on the socket)
 ``GET /api/games/<id>/record.txt``    the text record of a finished game (download; same rule)
 
-A finished game whose deal others still play (``services.game.sealed``) has neither
+A finished game whose deal others still play (``services.game.rules.sealed``) has neither
 until its seal ends: ``deal_sealed`` (403).
 ``GET /api/my-games``                 the caller's finished games (session cookie, or
                                       ``Authorization: Bearer <token>``)
@@ -19,9 +19,9 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from psycopg_pool import ConnectionPool
 
-from services.game.private_tables import check_onlooker
-from services.game.refusals import TEXTS, TableRefusal
-from services.game.sealed import is_sealed
+from services.game.rules.private_tables import check_onlooker
+from services.game.rules.sealed import is_sealed
+from services.game.tables.refusals import TEXTS, TableRefusal
 from shared import game_store, i18n, session_tokens
 from shared.games import get_game
 from shared.settings import Settings

@@ -28,13 +28,13 @@ from psycopg_pool import ConnectionPool
 from services.ai_worker.ping import pending_key
 from services.ai_worker.ping import ping as ping_task
 from services.game import table_metrics
-from services.game.player_status import PlayerStatus
-from services.game.private_tables import check_onlooker, may_look
-from services.game.publisher import TablePublisher, seat_room, table_room, watch_room
-from services.game.refusals import TableRefusal
-from services.game.seat_connections import SeatConnections
-from services.game.table import Settled, Tables
-from services.game.table_presence import TablePresence
+from services.game.fanout.publisher import TablePublisher, seat_room, table_room, watch_room
+from services.game.presence.player_status import PlayerStatus
+from services.game.presence.seat_connections import SeatConnections
+from services.game.presence.table_presence import TablePresence
+from services.game.rules.private_tables import check_onlooker, may_look
+from services.game.tables.refusals import TableRefusal
+from services.game.tables.table import Settled, Tables
 from shared import creation_quota, i18n, reserved_events, session_sockets, session_tokens, settings
 from shared.schemas import ProtocolError
 from shared.socket_errors import OVERSIZED_EVENT, error_payload, guarded, oversized_error, validated
@@ -113,7 +113,7 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
         read the table again and send it, in this order, so that no change falls between: a
         change published after ``settled`` was read and before this socket was in the rooms (and
         its process subscribed to the table's channel) would otherwise never reach it
-        (services.game.watchers). At a new computer table that change is the computer's first
+        (services.game.fanout.watchers). At a new computer table that change is the computer's first
         move, asked for at the commit, which another process may play."""
         sid, uid = request.sid, session_user_id()
         for room in publisher.rooms_for(settled, uid):

@@ -23,11 +23,11 @@ MOVE_SECONDS = Histogram("spielcenter_game_move_seconds", "Server time of a play
                          ["game"], buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5))
 MOVES = Counter("spielcenter_game_moves_total", "Moves accepted from players on this process", ["game"])
 MOVES_REFUSED = Counter("spielcenter_game_moves_refused_total", "table:move events refused (stale, illegal, not your turn …)")
-# services.game.table: a move on a table this process alone serves is shown before its commit.
+# services.game.tables.table: a move on a table this process alone serves is shown before its commit.
 MOVES_SHOWN_FIRST = Counter("spielcenter_game_moves_shown_first_total", "Moves shown to this process's sockets before their commit")
 MOVES_RETRACTED = Counter("spielcenter_game_moves_retracted_total",
                           "Moves shown before their commit and refused after all (the table sent again)")
-# services.game.computer_seat: a computer's answer is applied where its table is served.
+# services.game.solo.computer_seat: a computer's answer is applied where its table is served.
 COMPUTER_ANSWERS_APPLIED = Counter("spielcenter_game_computer_answers_applied_total",
                                    "Computer answers this process applied to a table (played or found stale)")
 COMPUTER_ANSWERS_HANDED_ON = Counter("spielcenter_game_computer_answers_handed_on_total",

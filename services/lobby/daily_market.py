@@ -20,7 +20,7 @@ counted scores of a day; the streak is the number of days in a row, up to today 
 up to yesterday while today has no attempt yet), with an attempt.
 
 Every attempt of a day shares its deal, so each table is sealed until the day ends
-(``games.sealed_until``, :mod:`services.game.sealed`): a finished or given-up attempt
+(``games.sealed_until``, :mod:`services.game.rules.sealed`): a finished or given-up attempt
 shows only what its player saw in play, and its replay and record wait for the next day.
 """
 

@@ -32,7 +32,7 @@ from shared.event_stream import StreamEvent
 POINTS = {1.0: 10, 0.5: 0, 0.0: -10}
 POT_REASON = "pot"
 RETURN_REASON = "stake_return"
-LEFT_REASON = "verlassen"  # services.game.table's reason when a player left
+LEFT_REASON = "verlassen"  # services.game.tables.table's reason when a player left
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def counted(payload: dict[str, Any]) -> bool:
 
 
 def is_table_game(payload: dict[str, Any]) -> bool:
-    """Whether the payload describes a game table (``services.game.table`` writes these)."""
+    """Whether the payload describes a game table (``services.game.tables.table`` writes these)."""
     game_id, seats = payload.get("game_id"), payload.get("seats")
     return (isinstance(game_id, int) and not isinstance(game_id, bool) and isinstance(seats, list)
             and len(seats) == 2 and isinstance(payload.get("mode"), str) and isinstance(payload.get("game"), str))

@@ -20,7 +20,7 @@ export const SEAT_NAMES: Array<Record<Language, string>> = [{ de: "Rot", en: "Re
 
 /**
  * What happens to a setup that is not finished (the rules line the table shows during the
- * setup). It says what the server does: services/game/move_limits.py gives Battlegeneral
+ * setup). It says what the server does: services/game/rules/move_limits.py gives Battlegeneral
  * five minutes per move in the Wartesaal, and table.py runs that time only when a single
  * seat may act — while both set up, nobody's time runs.
  */

@@ -1,7 +1,7 @@
 // "Wer die Partie verlässt, verliert sie" (seeds 000, 001, 002): while you sit at a running
 // Wartesaal game the line under the header says so; once you have left its table for another
 // page, it says you have left and links back, counting down the 30 seconds the game service
-// waits before the game is lost (services/game/seat_connections.py). Reloading the page is
+// waits before the game is lost (services/game/presence/seat_connections.py). Reloading the page is
 // fine (you return to the table), so nothing stops a navigation: the warning is shown, not asked.
 import { el } from "../dom";
 import { onLangChange, textsOf } from "../i18n";

@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import redis
 
-from services.game.table import Tables
+from services.game.tables.table import Tables
 
 KEY = "tables:seen"
 HEARTBEAT_S = 2.0

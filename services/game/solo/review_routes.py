@@ -4,7 +4,7 @@ Answers the ``Review`` record (``shared.schemas``) of the caller's own seat, or 
 given seat: status (none, queued, running, done, failed), progress and one entry per
 judged move (played, best, their values, the loss and the class green / yellow / red).
 The page polls it while the batch queue works.  Who may read what is decided in
-:mod:`services.game.review_access`: the player of the seat, or anyone once that player
+:mod:`services.game.solo.review_access`: the player of the seat, or anyone once that player
 made it public.  Session cookie or ``Authorization: Bearer <token>`` as ``/api/my-games``.
 """
 
@@ -16,8 +16,8 @@ from flask import Blueprint, jsonify, request
 from psycopg_pool import ConnectionPool
 
 from services.game.http_routes import signed_in_user
-from services.game.refusals import TableRefusal
-from services.game.review_access import readable_review
+from services.game.solo.review_access import readable_review
+from services.game.tables.refusals import TableRefusal
 from shared import i18n
 from shared.settings import Settings
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 import redis
 from redis.client import Pipeline
 
-from services.game.table_channels import game_of_room
+from services.game.fanout.table_channels import game_of_room
 
 TTL_S = 10
 HEARTBEAT_S = 2.0

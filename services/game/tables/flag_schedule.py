@@ -22,7 +22,7 @@ from collections.abc import Callable
 import redis
 from redis.client import Pipeline
 
-from services.game.table import Tables, flag_deadline
+from services.game.tables.table import Tables, flag_deadline
 from shared import game_store
 
 KEY = "tables:flags"

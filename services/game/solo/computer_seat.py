@@ -29,8 +29,8 @@ from collections.abc import Callable
 import redis
 
 from services.game import table_metrics
-from services.game.refusals import TableRefusal
-from services.game.table import Settled, Tables
+from services.game.tables.refusals import TableRefusal
+from services.game.tables.table import Settled, Tables
 from shared import ai_protocol
 from shared.ai_protocol import AnswerInbox, MoveAnswer, MoveRequester
 from shared.games import get_game

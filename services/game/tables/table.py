@@ -48,13 +48,13 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from services.game import takeback_backoff
-from services.game.move_limits import minutes_text, per_move_limit_ms
-from services.game.move_writer import MoveWriter
-from services.game.refusals import TableRefusal
-from services.game.round_pause import in_round_pause, pause_deadline, pause_end_move, player_may_end_pause
-from services.game.row_cache import RowCache
-from services.game.undo_reshuffle import reshuffles_after_undo
+from services.game.rules import takeback_backoff
+from services.game.rules.move_limits import minutes_text, per_move_limit_ms
+from services.game.rules.round_pause import in_round_pause, pause_deadline, pause_end_move, player_may_end_pause
+from services.game.rules.undo_reshuffle import reshuffles_after_undo
+from services.game.tables.move_writer import MoveWriter
+from services.game.tables.refusals import TableRefusal
+from services.game.tables.row_cache import RowCache
 from shared import clock, game_store, outbox
 from shared.game_store import GameRow, MoveAppend
 from shared.games import get_game

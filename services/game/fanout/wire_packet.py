@@ -30,8 +30,8 @@ import socketio
 from redis.client import Pipeline
 from socketio.packet import EVENT, Packet
 
-from services.game.redis_batch import RedisBatch, Then
-from services.game.table_channels import TableChannels
+from services.game.fanout.redis_batch import RedisBatch, Then
+from services.game.fanout.table_channels import TableChannels
 from shared import redis_address
 
 _COMPACT = (",", ":")
@@ -148,9 +148,9 @@ class JsonQueue(socketio.RedisManager):
     service) take the library's path.
 
     Emits to a table's rooms are published on the table's own channel, which only the
-    processes serving the table hear (:mod:`services.game.table_channels`); an emit to
+    processes serving the table hear (:mod:`services.game.fanout.table_channels`); an emit to
     one of this process's own sockets is not published at all.  Every publication goes
-    through :class:`~services.game.redis_batch.RedisBatch`, in order, many changes per
+    through :class:`~services.game.fanout.redis_batch.RedisBatch`, in order, many changes per
     round trip under load.
     """
 

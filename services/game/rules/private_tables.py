@@ -4,15 +4,15 @@ and at a game whose deal others still play, which only its player sees.
 Two on one device is one person's table (both seats are theirs); it is not listed
 anywhere, and the socket's ``table:join`` and the HTTP routes (the game, its record)
 refuse anyone else with the same ``private_table`` refusal.  A Tagesmarkt attempt has the
-day's deal (``services.game.sealed``): whoever watched one, running or over, would know the
+day's deal (``services.game.rules.sealed``): whoever watched one, running or over, would know the
 cards that came up in it, in the deck's order, before their own counted attempt; until its
 seal ends onlookers get ``deal_sealed``.
 """
 
 from __future__ import annotations
 
-from services.game.refusals import TableRefusal
-from services.game.sealed import is_sealed
+from services.game.rules.sealed import is_sealed
+from services.game.tables.refusals import TableRefusal
 from shared.game_store import GameRow
 
 

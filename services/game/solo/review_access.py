@@ -10,7 +10,7 @@ made it public (``reviews.public``, migration 0007), and only once the game is o
 While a match against the computer runs, its player may ask on the Rundentafel (the
 pause between rounds) for the moves so far; asked again later (the next Rundentafel, the
 end), the same review is queued once more and the task judges only the moves it has not
-judged yet.  A Zug zurück drops the game's reviews (:mod:`services.game.undo_reshuffle`),
+judged yet.  A Zug zurück drops the game's reviews (:mod:`services.game.rules.undo_reshuffle`),
 since the moves they judged may be gone.  In Wartesaal games a review during the game
 would be outside help, so there it exists only after the end.  Every check is here, on
 the server: the routes and socket events only call it.
@@ -22,10 +22,10 @@ from collections.abc import Callable
 from typing import Any
 
 from services.ai_worker.review import ensure_reviews, send_unsent
-from services.game.hint import hints_of
-from services.game.refusals import TableRefusal
-from services.game.round_pause import in_round_pause
-from services.game.sealed import is_sealed
+from services.game.rules.round_pause import in_round_pause
+from services.game.rules.sealed import is_sealed
+from services.game.solo.hint import hints_of
+from services.game.tables.refusals import TableRefusal
 from shared import game_store
 from shared.game_store import GameRow
 from shared.games import get_game

@@ -1,7 +1,7 @@
 """Sending ``table:state`` to the right sockets on every process, one payload per recipient.
 
 Rooms (through the Socket.IO Redis message queue, on the table's own channel, so every
-process with a socket at the table hears: services.game.table_channels):
+process with a socket at the table hears: services.game.fanout.table_channels):
 ``game:<id>:seat:<n>`` holds the sockets of the player on seat n, ``game:<id>:watch``
 the spectators' (whose state is built only while someone watches).  Each room gets the state built from its own ``view``; one payload
 never carries another seat's view.  At a same-device table both seats are one
@@ -17,11 +17,11 @@ from flask_socketio import SocketIO
 from psycopg_pool import ConnectionPool
 from redis.client import Pipeline
 
-from services.game.payload import TableStates, same_device_seat, table_state
-from services.game.table import Settled
-from services.game.table_handover import TableHandover
-from services.game.watchers import Watchers
-from services.game.wire_packet import JsonQueue
+from services.game.fanout.payload import TableStates, same_device_seat, table_state
+from services.game.fanout.table_handover import TableHandover
+from services.game.fanout.watchers import Watchers
+from services.game.fanout.wire_packet import JsonQueue
+from services.game.tables.table import Settled
 from shared import game_store
 from shared.game_store import GameRow
 from shared.games import get_game
@@ -87,7 +87,7 @@ class TablePublisher:
         from :meth:`show_here`) goes on to the other processes only.
 
         The spectator state is built only for a table someone watches (see
-        :mod:`services.game.watchers`): most tables have no spectator."""
+        :mod:`services.game.fanout.watchers`): most tables have no spectator."""
         row, names = settled.row, self.names(settled.row)
 
         def along_and_ask(pipe: Pipeline) -> None:
@@ -108,7 +108,7 @@ class TablePublisher:
     def only_here(self, game_id: int) -> bool:
         """Whether this process alone serves the table: it has sockets there, and the
         table's last publication reached one process (Redis counts the listeners of the
-        table's channel; services.game.table_channels).  Only then does ``Tables`` show a
+        table's channel; services.game.fanout.table_channels).  Only then does ``Tables`` show a
         move before its commit: with the players on two processes, each could show its own
         move for the same version (two tabs) or a move beside a resignation, and one of them
         would have to be taken back from screens where the other player may already have
@@ -123,7 +123,7 @@ class TablePublisher:
             self.handover.heard(game_id, receivers)
 
     def sat_down(self, game_id: int, sid: str) -> None:
-        """Socket ``sid`` sat down at the table here (services.game.table_handover)."""
+        """Socket ``sid`` sat down at the table here (services.game.fanout.table_handover)."""
         if self.handover is not None:
             self.handover.sat_down(game_id, sid)
 

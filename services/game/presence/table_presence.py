@@ -11,9 +11,9 @@ leave rule (``seat_connections``).
 
 from __future__ import annotations
 
-from services.game.publisher import TablePublisher
-from services.game.seat_connections import SeatConnections
-from services.game.table import Settled
+from services.game.fanout.publisher import TablePublisher
+from services.game.presence.seat_connections import SeatConnections
+from services.game.tables.table import Settled
 from shared.game_store import GameRow
 
 

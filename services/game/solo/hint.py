@@ -24,8 +24,8 @@ from typing import Any
 
 import redis
 
-from services.game.refusals import TableRefusal
-from services.game.table import Tables
+from services.game.tables.refusals import TableRefusal
+from services.game.tables.table import Tables
 from shared import ai_protocol, game_store
 from shared.ai_protocol import MoveRequest
 from shared.games import get_game
@@ -56,7 +56,7 @@ class HintDesk:
         Returns the request sent (a new search), the Tipp already found at this version
         (a ``dict``, for the asker's socket), or None (its search still runs).  A search's
         answer comes from the worker, as ``ai_hint`` to room ``user:<uid>``."""
-        # The asker may have seen the computer's answer before its write (services.game.table).
+        # The asker may have seen the computer's answer before its write (services.game.tables.table).
         self.tables.until_written(game_id)
         with self.tables.pool.connection() as conn, conn.transaction():
             row = game_store.load(conn, game_id, lock=True)

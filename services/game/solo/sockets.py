@@ -1,6 +1,6 @@
 """Socket.IO events of the solo features at the game service: Tipp and Rückblick.
 
-``table:hint`` {game_id, version}     Tipp (:mod:`services.game.hint`); the answer comes
+``table:hint`` {game_id, version}     Tipp (:mod:`services.game.solo.hint`); the answer comes
                                        from the worker as ``ai_hint`` to the asker's sockets.
 ``review:request`` {game_id, seat}    queue one's own Rückblick of a finished game; answered
                                        with ``review:state``; this socket joins the room
@@ -18,11 +18,11 @@ from typing import Any
 from flask_socketio import SocketIO, emit, join_room
 from psycopg_pool import ConnectionPool
 
-from services.game.hint import HintDesk
-from services.game.publisher import TablePublisher
-from services.game.review_access import request_review, review_id_of, set_public
+from services.game.fanout.publisher import TablePublisher
 from services.game.sockets import session_user_id, table_events
-from services.game.table import Tables
+from services.game.solo.hint import HintDesk
+from services.game.solo.review_access import request_review, review_id_of, set_public
+from services.game.tables.table import Tables
 
 
 def register(socketio: SocketIO, pool: ConnectionPool, tables: Tables, publisher: TablePublisher,

@@ -1,7 +1,7 @@
 """``table:state`` for one recipient: the whole table as that seat (or a spectator) may see it.
 
 Each seat and each spectator gets its own payload built from ``GAME.view(state, seat)``
-(a sealed game's ``sealed_view``: :mod:`services.game.sealed`); nothing here ever puts
+(a sealed game's ``sealed_view``: :mod:`services.game.rules.sealed`); nothing here ever puts
 one seat's view into a payload meant for another.
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from services.game.move_limits import per_move_limit_ms
-from services.game.round_pause import pause_deadline
-from services.game.sealed import view_of
-from services.game.table import clock_seat, has_time_limit
+from services.game.rules.move_limits import per_move_limit_ms
+from services.game.rules.round_pause import pause_deadline
+from services.game.rules.sealed import view_of
+from services.game.tables.table import clock_seat, has_time_limit
 from shared import clock
 from shared.game_store import GameRow
 from shared.games import get_game
