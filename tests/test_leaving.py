@@ -26,7 +26,7 @@ from shared.games import get_game
 from shared.games.general.setups import STANDARD_SETUPS
 from shared.table_replay import StateCache, replay
 from tests.stack import Infra, ServiceProcess
-from tests.test_tables_support import TableClient, load, new_game, players, stored_when
+from tests.test_tables_support import StubListener, TableClient, load, new_game, players, stored_when
 
 LEAVE_AFTER_MS = 1500
 
@@ -50,7 +50,7 @@ def watch(infra: Infra, pool, monkeypatch) -> Iterator[tuple[Tables, SeatConnect
     # A key of its own: the session's game service must not see these seats, nor this watch its.
     monkeypatch.setattr(seat_connections, "KEY", f"tables:seen:test-leaving:{time.monotonic_ns()}")
     client = redis.Redis.from_url(infra.redis_url)
-    tables = Tables(pool, StateCache())
+    tables = Tables(pool, StateCache(), StubListener())
     connections = SeatConnections(client, leave_after_ms=LEAVE_AFTER_MS)
     stop = threading.Event()
     failures: list[Exception] = []
@@ -153,7 +153,7 @@ def test_through_the_game_service_leaving_loses_after_30_seconds_in_setup_and_pa
     hanse = new_game(pool, "hanse", (first.id, second.id), clock={"base_ms": 600_000, "inc_ms": 5000},
                      options={"seals_to_win": 2}, seed=5)
     # Battlehanse to its first Rundentafel, played in this process before the service sees the table.
-    tables, engine, rng = Tables(pool, StateCache()), get_game("hanse"), random.Random(5)
+    tables, engine, rng = Tables(pool, StateCache(), StubListener()), get_game("hanse"), random.Random(5)
     settled = tables.current(hanse)
     while not in_round_pause(settled.row, settled.state):
         seat = engine.to_move(settled.state)[0]

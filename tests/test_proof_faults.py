@@ -411,7 +411,7 @@ def test_a_committed_move_is_not_reported_failed_when_redis_goes_away_after_it(
     the flag deadline after the commit raised.  Now the flag loop re-derives every deadline instead."""
     import redis as redis_lib
 
-    from services.game.app import TableRuntime
+    from services.game.table_reactions import TableReactions
     from services.game.tables.flag_schedule import FlagSchedule
 
     class DeadRedis:
@@ -437,16 +437,16 @@ def test_a_committed_move_is_not_reported_failed_when_redis_goes_away_after_it(
 
     flags = FlagSchedule(DeadRedis())  # type: ignore[arg-type]
     publisher, computer, connections, status = Unreachable(), Recorder(), Recorder(), Recorder()
-    runtime = TableRuntime(None, publisher, flags, computer, connections, status)  # type: ignore[arg-type]
+    reactions = TableReactions(publisher, flags, computer, connections, status)  # type: ignore[arg-type]
     row = type("Row", (), {"id": 5, "mode": "computer", "seats": (1, None), "clock": {"base_ms": 60_000},
                            "status": "running"})()
     settled = type("Settled", (), {"row": row, "state": None, "finished_now": False})()
     import datetime as dt
 
-    import services.game.app as game_app
+    import services.game.table_reactions as table_reactions
 
-    monkeypatch.setattr(game_app, "flag_deadline", lambda row, state: dt.datetime(2030, 1, 1, tzinfo=dt.UTC))
-    runtime.settled(settled)  # type: ignore[arg-type]
+    monkeypatch.setattr(table_reactions, "flag_deadline", lambda row, state: dt.datetime(2030, 1, 1, tzinfo=dt.UTC))
+    reactions.settled(settled)  # type: ignore[arg-type]
     assert publisher.calls == ["publish"] and computer.calls == ["request_after_commit"]
     assert flags._resync_wanted
 

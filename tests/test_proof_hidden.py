@@ -41,7 +41,7 @@ from shared.table_replay import states_along
 from tests.stack import Infra, ServiceProcess
 from tests.test_general_table import assert_nothing_hidden
 from tests.test_hanse_table import assert_hidden_kept
-from tests.test_tables_support import TableClient, legal_texts, load, my_turn, new_game, players, token
+from tests.test_tables_support import StubListener, TableClient, legal_texts, load, my_turn, new_game, players, token
 
 SECRET_KEYS = {"seed", "seeds", "deck", "reshuffles", "rats_piles", "start_position", "setups"}
 
@@ -639,7 +639,7 @@ def test_an_accepted_takeback_in_a_friendly_game_keeps_what_a_fight_showed(infra
         with pool.connection() as conn, conn.transaction():
             game_id = game_store.create_game(conn, game="general", options={}, seed=3, seats=(red.id, blue.id),
                                              mode="wartesaal", clock=None, rated=False, stake=0)
-        tables = Tables(pool, StateCache())
+        tables = Tables(pool, StateCache(), StubListener())
         version = 0
         for uid, text in ((red.id, "aufstellung Blitzkrieg"), (blue.id, "aufstellung Blitzkrieg"),
                           (red.id, "fertig"), (blue.id, "fertig"), (red.id, "j4-j7")):

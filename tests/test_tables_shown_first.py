@@ -1,6 +1,6 @@
 """A move is shown to the process's own sockets before its row is written (services/game/tables/table.py).
 
-Tables against a real PostgreSQL; ``on_shown``, ``on_settled`` and ``on_retracted`` stand
+Tables against a real PostgreSQL; a stub listener's ``shown``, ``settled`` and ``retracted`` stand
 for the game service's publisher, so the tests see what would be sent, and when.
 """
 
@@ -25,6 +25,7 @@ from shared.games import get_game
 from shared.table_replay import StateCache
 from tests.stack import Infra
 from tests.table_rows import running_game, tables_pool
+from tests.test_tables_support import StubListener
 
 
 @pytest.fixture
@@ -60,7 +61,8 @@ def _first_move(tables: Tables, game_id: int) -> tuple[int, str]:
 
 
 def test_a_move_is_shown_before_it_is_written_and_a_join_meanwhile_waits_for_the_write(infra: Infra, pool, row: GameRow) -> None:  # noqa: ANN001
-    tables = Tables(pool, StateCache())
+    listener = StubListener()
+    tables = Tables(pool, StateCache(), listener)
     user, text = _first_move(tables, row.id)  # also caches the row: the move takes the one-statement path
     hold = threading.Event()
     seen: list[tuple[str, Any]] = []
@@ -70,9 +72,9 @@ def test_a_move_is_shown_before_it_is_written_and_a_join_meanwhile_waits_for_the
         hold.wait(10)  # a slow write: the join below must wait for it
         return [{"told": settled.row.version}]
 
-    tables.may_show_first = lambda game_id: True
-    tables.on_shown = shown
-    tables.on_settled = lambda settled: seen.append(("settled", settled.row.version, settled.shown))
+    listener.show_first = lambda game_id: True
+    listener.on_shown = shown
+    listener.on_settled = lambda settled: seen.append(("settled", settled.row.version, settled.shown))
     mover = threading.Thread(target=tables.move, args=(user, row.id, row.version, text), daemon=True)
     mover.start()
     _until(lambda: bool(seen))
@@ -94,13 +96,14 @@ def test_a_move_is_shown_before_it_is_written_and_a_join_meanwhile_waits_for_the
 
 def test_a_shown_move_refused_after_all_is_retracted(pool, row: GameRow) -> None:  # noqa: ANN001
     """Another process resigns the game between this process's cached row and the move's write."""
-    here, elsewhere = Tables(pool, StateCache()), Tables(pool, StateCache())
+    listener = StubListener()
+    here, elsewhere = Tables(pool, StateCache(), listener), Tables(pool, StateCache(), StubListener())
     user, text = _first_move(here, row.id)
     seen: list[tuple[str, Any]] = []
-    here.may_show_first = lambda game_id: True
-    here.on_shown = lambda settled: seen.append(("shown", settled.row.version)) or []
-    here.on_settled = lambda settled: seen.append(("settled", settled.row.version))
-    here.on_retracted = lambda game_id: seen.append(("retracted", game_id))
+    listener.show_first = lambda game_id: True
+    listener.on_shown = lambda settled: seen.append(("shown", settled.row.version)) or []
+    listener.on_settled = lambda settled: seen.append(("settled", settled.row.version))
+    listener.on_retracted = lambda game_id: seen.append(("retracted", game_id))
     opponent = next(uid for uid in row.seats if uid != user)
     elsewhere.resign(opponent, row.id)
 
@@ -115,14 +118,15 @@ def test_a_shown_move_refused_after_all_is_retracted(pool, row: GameRow) -> None
 
 @pytest.mark.parametrize("why", ["another process serves the table", "the process is stopping"])
 def test_a_move_is_written_before_it_is_shown(infra: Infra, pool, row: GameRow, why: str) -> None:  # noqa: ANN001
-    tables = Tables(pool, StateCache())
+    listener = StubListener()
+    tables = Tables(pool, StateCache(), listener)
     user, text = _first_move(tables, row.id)
     seen: list[tuple[str, int, int]] = []
-    tables.may_show_first = lambda game_id: why == "the process is stopping"
+    listener.show_first = lambda game_id: why == "the process is stopping"
     if why == "the process is stopping":
         tables.stop_showing_first()
-    tables.on_shown = lambda settled: seen.append(("shown", settled.row.version, 0)) or []
-    tables.on_settled = lambda settled: seen.append(("settled", settled.row.version, _stored_version(infra, row.id)))
+    listener.on_shown = lambda settled: seen.append(("shown", settled.row.version, 0)) or []
+    listener.on_settled = lambda settled: seen.append(("settled", settled.row.version, _stored_version(infra, row.id)))
 
     tables.move(user, row.id, row.version, text)
 
@@ -135,7 +139,8 @@ def test_a_tipp_asked_while_the_computers_answer_is_shown_waits_for_its_write(po
     with pool.connection() as conn, conn.transaction():
         game_id = game_store.create_game(conn, game="hanse", options={"seals_to_win": 1}, seed=5, seats=(human.id, None),
                                          mode="computer", clock=None, rated=False, stake=0, strength="leicht")
-    tables = Tables(pool, StateCache())
+    listener = StubListener()
+    tables = Tables(pool, StateCache(), listener)
     engine = get_game("hanse")
     settled = tables.current(game_id)
     if engine.to_move(settled.state) == (0,):  # the human begins: one move, written first, and it is the computer's turn
@@ -148,8 +153,8 @@ def test_a_tipp_asked_while_the_computers_answer_is_shown_waits_for_its_write(po
         hold.wait(10)
         return []
 
-    tables.may_show_first = lambda game_id: True
-    tables.on_shown = held
+    listener.show_first = lambda game_id: True
+    listener.on_shown = held
     answer = engine.legal_moves(settled.state)[0].text
     computer = threading.Thread(target=tables.computer_move, args=(game_id, settled.row.version, 1, answer), daemon=True)
     computer.start()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import queue
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -15,6 +16,29 @@ from tests.stack import TEST_SECRET, SocketProbe
 
 GAME_PATH = "game/socket.io"
 SECRET = TEST_SECRET
+
+
+@dataclass
+class StubListener:
+    """A ``TableListener`` for tests that build ``Tables`` themselves: each reaction is a field
+    the test may replace; by default nothing is published and nothing is shown first."""
+
+    on_settled: Callable[[Any], None] = lambda settled: None
+    show_first: Callable[[int], bool] = lambda game_id: False
+    on_shown: Callable[[Any], list[dict[str, Any]] | None] = lambda settled: None
+    on_retracted: Callable[[int], None] = lambda game_id: None
+
+    def settled(self, settled: Any) -> None:
+        self.on_settled(settled)
+
+    def may_show_first(self, game_id: int) -> bool:
+        return self.show_first(game_id)
+
+    def shown(self, settled: Any) -> list[dict[str, Any]] | None:
+        return self.on_shown(settled)
+
+    def retracted(self, tables: Any, game_id: int) -> None:
+        self.on_retracted(game_id)
 
 
 def players(pool: ConnectionPool, n: int = 2) -> list[accounts.Account]:

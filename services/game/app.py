@@ -8,7 +8,6 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import Callable
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Request, Response, request
@@ -34,8 +33,9 @@ from services.game.solo import sockets as solo_sockets
 from services.game.solo.computer_seat import ComputerSeat
 from services.game.solo.hint import HintDesk
 from services.game.solo.review_routes import review_blueprint
+from services.game.table_reactions import TableReactions
 from services.game.tables.flag_schedule import FlagSchedule
-from services.game.tables.table import Settled, Tables, flag_deadline
+from services.game.tables.table import Tables
 from services.socketio_flask import SocketIOFlask
 from shared import ai_protocol, db, logs, outbox, redis_address, redis_pool, scrape_metrics, settings
 from shared.health import health_blueprint, redis_check
@@ -102,50 +102,15 @@ def origin_check(lobby_url: str) -> Callable[[str | None, dict], bool]:
 
 
 class TableRuntime:
-    """What one game-service process runs besides its handlers: the background loops and
-    what happens after every committed change of a table."""
+    """What one game-service process runs besides its handlers and its tables' listener
+    (services.game.table_reactions): the background loops, and the tables resent to its sockets."""
 
-    def __init__(self, tables: Tables, publisher: TablePublisher, flags: FlagSchedule, computer: ComputerSeat,
-                 connections: SeatConnections, status: PlayerStatus) -> None:
-        self.tables, self.publisher, self.flags = tables, publisher, flags
-        self.computer, self.connections, self.status = computer, connections, status
-
-    def settled(self, settled: Settled) -> None:
-        """After a commit: tell every recipient, move the flag deadline, wake the computer."""
-        row = settled.row
-        deadline = flag_deadline(row, settled.state)
-        # The flag deadline goes with the publication: one round trip to Redis per change.
-        # The change is committed and told here: Redis going away now must not report it as failed
-        # to its sender.  The flag loop derives every deadline from PostgreSQL once Redis is back.
-        self.publisher.publish(settled, lambda pipe: self.flags.set_in(pipe, row.id, deadline),
-                               self.flags.resync_soon)
-        if settled.finished_now:
-            players = sorted({uid for uid in row.seats if uid is not None})
-            self.connections.forget(row.id, players)
-            if row.mode == "wartesaal":
-                self.status.free(players)
-        self.computer.request_after_commit(settled)
-
-    def shown(self, settled: Settled) -> list[dict[str, Any]]:
-        """A move before its commit, to this process's sockets (services.game.tables.table)."""
-        table_metrics.MOVES_SHOWN_FIRST.inc()
-        return self.publisher.show_here(settled)
-
-    def retracted(self, game_id: int) -> None:
-        """A move shown before its commit was refused after all: the table as it stands, here."""
-        table_metrics.MOVES_RETRACTED.inc()
-        self.resend([game_id])
+    def __init__(self, tables: Tables, reactions: TableReactions) -> None:
+        self.tables, self.reactions, self.publisher = tables, reactions, reactions.publisher
 
     def resend(self, game_ids: list[int]) -> None:
-        """The current state of each table to this process's own sockets: what other processes
-        published while its Redis listener was away is lost (services.game.fanout.table_channels), or a
-        move they were shown before its commit was refused after all (services.game.tables.table)."""
-        for game_id in game_ids:
-            try:
-                self.publisher.resend_here(self.tables.current(game_id))
-            except Exception as exc:  # one table's trouble must not keep the others' states back
-                logging.getLogger("game").warning("cannot resend a table to this process's sockets",
-                                                  extra={"fields": {"game_id": game_id, "error": repr(exc)}})
+        """The current state of each table to this process's own sockets (TableReactions.resend)."""
+        self.reactions.resend(self.tables, game_ids)
 
     def start(self, socketio: SocketIO, log: logging.Logger) -> None:
         def failed(name: str) -> Callable[[Exception], None]:
@@ -154,9 +119,10 @@ class TableRuntime:
 
             return report
 
-        socketio.start_background_task(self.flags.run, self.tables, socketio.sleep, failed("flag scheduler"))
-        socketio.start_background_task(self.connections.run, self.tables, socketio.sleep, failed("seat check"))
-        socketio.start_background_task(self.computer.run, self.tables, socketio.sleep, failed("computer answers"))
+        reactions = self.reactions
+        socketio.start_background_task(reactions.flags.run, self.tables, socketio.sleep, failed("flag scheduler"))
+        socketio.start_background_task(reactions.connections.run, self.tables, socketio.sleep, failed("seat check"))
+        socketio.start_background_task(reactions.computer.run, self.tables, socketio.sleep, failed("computer answers"))
         socketio.start_background_task(self.publisher.watchers.run, socketio.sleep, failed("spectator marks"))
 
 
@@ -224,7 +190,6 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
                                          "autocommit": True},
                                  open=True)
     app.extensions["tables_pool"] = tables_pool
-    tables = Tables(tables_pool, cache)
     watchers = Watchers(redis_client,
                         lambda: ((room, len(members)) for room, members in queue.rooms.get("/", {}).items()),
                         lambda game_id: bool(queue.rooms.get("/", {}).get(watch_room(game_id))))
@@ -251,11 +216,9 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     queue.on_forwarded_answer = computer.forwarded
     connections = SeatConnections(redis_client, period=fleet.period)
     status = PlayerStatus(redis_client, config.redis_url)
-    runtime = TableRuntime(tables, publisher, FlagSchedule(redis_client, fleet.period), computer, connections, status)
-    tables.on_settled = runtime.settled
-    tables.may_show_first = publisher.only_here
-    tables.on_shown = runtime.shown
-    tables.on_retracted = runtime.retracted
+    reactions = TableReactions(publisher, FlagSchedule(redis_client, fleet.period), computer, connections, status)
+    tables = Tables(tables_pool, cache, reactions)
+    runtime = TableRuntime(tables, reactions)
     app.extensions["table_runtime"] = runtime
     queue.channels.on_resubscribed = lambda game_ids: socketio.start_background_task(runtime.resend, game_ids)
     app.register_blueprint(games_blueprint(pool, cache, config))

@@ -7,12 +7,12 @@ whichever game-service processes receive them.  Inside, the clock is checked fir
 is authorized and handed to the engine, and the whole table is written back.  A game
 that ends writes its result and the ``game_finished`` outbox event in the same
 transaction.  What happens after the commit (publishing, flag deadlines, computer
-moves, presence) is the caller's, through ``on_settled``.
+moves, presence) is the listener's (:class:`TableListener`), through ``settled``.
 
 The common move on a table that one process alone serves (``may_show_first``: both
 players' sockets there, as a deployment that routes by table keeps them) is shown
 before it is written: the players and spectators on this process's sockets see it
-(``on_shown``) as soon as the engine accepted it on the row this process last wrote,
+(``shown``) as soon as the engine accepted it on the row this process last wrote,
 while its one UPDATE is on its way; everything beyond the process (the other
 processes' sockets, the flag deadline, the computer, the rating) hears of it only after
 the commit.  A PostgreSQL round trip is then no longer between a
@@ -22,7 +22,7 @@ other's screen (bench/tables.py).  What that costs:
 - If the UPDATE finds the row changed meanwhile (a flag or a claim another process
   decided in the same instant) or the database unreachable, the move is decided again
   under the row lock.  Refused there, this process's sockets are sent the table as it
-  truly stands (``on_retracted``), and the mover gets the refusal.
+  truly stands (``retracted``), and the mover gets the refusal.
 - While a move is on its way, everything else on that table in this process (a join, a
   resignation, a flag, a second move) waits for the write: nobody here reads a table
   older than what its sockets were shown.
@@ -43,7 +43,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import psycopg
 from psycopg_pool import ConnectionPool
@@ -82,7 +82,7 @@ class Settled:
     state: Any
     finished_now: bool = False
     started_now: bool = False
-    # What this process's sockets were shown before the commit (Tables.on_shown): sent on, not built again.
+    # What this process's sockets were shown before the commit (TableListener.shown): sent on, not built again.
     shown: list[dict[str, Any]] | None = field(default=None, compare=False, repr=False)
 
 
@@ -143,23 +143,34 @@ def flag_deadline(row: GameRow, state: Any) -> dt.datetime | None:
     return row.turn_started_at + dt.timedelta(milliseconds=after)
 
 
-class Tables:
-    """Every action on a table, against PostgreSQL; ``on_settled`` runs after each commit."""
+class TableListener(Protocol):
+    """Where a table's changes go beyond the table: in the game service, to the publisher, the
+    flag deadlines, the computer and the players' presence (services.game.table_reactions)."""
 
-    def __init__(self, pool: ConnectionPool, cache: StateCache,
-                 on_settled: Callable[[Settled], None] = lambda settled: None) -> None:
+    def settled(self, settled: Settled) -> None:
+        """After each commit that changed the table (and after a table was created): tell everyone."""
+
+    def may_show_first(self, game_id: int) -> bool:
+        """Whether a move on the table may be shown before its commit (only one process serves it)."""
+
+    def shown(self, settled: Settled) -> list[dict[str, Any]] | None:
+        """A move before its commit, to this process's sockets: what was sent (Settled.shown)."""
+
+    def retracted(self, tables: Tables, game_id: int) -> None:
+        """A shown move that was refused after all: the table as it stands (read through
+        ``tables``) to this process's sockets."""
+
+
+class Tables:
+    """Every action on a table, against PostgreSQL; ``listener.settled`` runs after each commit."""
+
+    def __init__(self, pool: ConnectionPool, cache: StateCache, listener: TableListener) -> None:
         self.pool = pool
         self.cache = cache
         self.writer = MoveWriter(pool)  # the moves on cached rows, group-committed
         self.rows = RowCache()
-        self.on_settled = on_settled
-        # Whether a move on the table may be shown before its commit (only one process serves it).
-        self.may_show_first: Callable[[int], bool] = lambda game_id: False
+        self.listener = listener
         self._stopping = False  # see stop_showing_first
-        # A move before its commit, to this process's sockets: what was sent (Settled.shown).
-        self.on_shown: Callable[[Settled], list[dict[str, Any]] | None] = lambda settled: None
-        # A shown move that was refused after all: the table as it stands to this process's sockets.
-        self.on_retracted: Callable[[int], None] = lambda game_id: None
         # game id → set once its move on the cached row is written (or not); shown first or not, others wait
         self._unwritten: dict[int, threading.Event] = {}
 
@@ -216,7 +227,7 @@ class Tables:
             settled = written  # only the pause ended: that is what the others must hear
         self.rows.put(settled.row)  # committed: the next move may start from it
         if settled.row is not row or written is not None:  # something was written
-            self.on_settled(settled)
+            self.listener.settled(settled)
         if refusal is not None:
             raise refusal
         return settled
@@ -291,7 +302,7 @@ class Tables:
         else, and every refusal, is decided under the row lock."""
         settled = self._move_on_cached_row(user_id, game_id, version, text, lag_ms)
         if isinstance(settled, Settled):
-            self.on_settled(settled)
+            self.listener.settled(settled)
             return settled
 
         def act(conn: Any, row: GameRow, state: Any, now: dt.datetime) -> Settled:
@@ -302,7 +313,7 @@ class Tables:
             return self._locked(game_id, act)
         except Exception:
             if settled is False:
-                self.on_retracted(game_id)
+                self.listener.retracted(self, game_id)
             raise
 
     def _move_on_cached_row(self, user_id: int | None, game_id: int, version: int, text: str,
@@ -336,10 +347,10 @@ class Tables:
         if flagged or get_game(row.game).outcome(new_state) is not None:
             return None
         after = self._moved(row, seat, canonical, now, remaining, quotas, spent)
-        first = not self._stopping and self.may_show_first(game_id)
+        first = not self._stopping and self.listener.may_show_first(game_id)
         written = self._unwritten[game_id] = threading.Event()
         try:
-            shown = self.on_shown(Settled(after, new_state)) if first else None
+            shown = self.listener.shown(Settled(after, new_state)) if first else None
             xmin = self.writer.append(MoveAppend(game_id=game_id, expected_xmin=row.xmin, move=canonical, seat=seat,
                                                  spent_ms=spent, remaining_ms=remaining, lag_quota_ms=quotas,
                                                  turn_started_at=now, version=after.version),
@@ -674,7 +685,7 @@ class Tables:
             raise TableRefusal("bad_local_table") from None
         assert row is not None
         settled = Settled(row, self.cache.state(row), started_now=True)
-        self.on_settled(settled)
+        self.listener.settled(settled)
         return settled
 
 
