@@ -100,15 +100,17 @@ def table_events(socketio: SocketIO, tables: Tables,
     return table_event
 
 
-def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool, tables: Tables,
-             publisher: TablePublisher, connections: SeatConnections, status: PlayerStatus) -> None:
-    """Attach every handler to ``socketio``."""
+class GameSocketHandlers:
+    """The game service's Socket.IO handlers, one method per event, and what they share."""
 
-    presence = TablePresence(connections, publisher)
-    table_event = table_events(socketio, tables, publisher)
-    send_current = current_sender(tables, publisher)
+    def __init__(self, socketio: SocketIO, config: settings.Settings, pool: ConnectionPool, tables: Tables,
+                 publisher: TablePublisher, connections: SeatConnections, status: PlayerStatus) -> None:
+        self.socketio, self.config, self.pool, self.tables = socketio, config, pool, tables
+        self.publisher, self.connections, self.status = publisher, connections, status
+        self.presence = TablePresence(connections, publisher)
+        self.send_current = current_sender(tables, publisher)
 
-    def sit_down(settled: Settled) -> Settled:
+    def sit_down(self, settled: Settled) -> Settled:
         """Put this socket into the table's rooms (a spectator's: then the table marked watched),
         read the table again and send it, in this order, so that no change falls between: a
         change published after ``settled`` was read and before this socket was in the rooms (and
@@ -116,60 +118,59 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
         (services.game.fanout.watchers). At a new computer table that change is the computer's first
         move, asked for at the commit, which another process may play."""
         sid, uid = request.sid, session_user_id()
-        for room in publisher.rooms_for(settled, uid):
+        for room in self.publisher.rooms_for(settled, uid):
             join_room(room)
         if not settled.row.seats_of(uid):
             try:
-                publisher.watchers.mark(settled.row.id)
+                self.publisher.watchers.mark(settled.row.id)
             except redis.RedisError:
                 log.warning("spectator mark not set", extra={"fields": {"game_id": settled.row.id}})
-        settled = tables.current(settled.row.id)
-        publisher.send_to(sid, settled, uid)
-        presence.seated(sid, settled, uid)
+        settled = self.tables.current(settled.row.id)
+        self.publisher.send_to(sid, settled, uid)
+        self.presence.seated(sid, settled, uid)
         return settled
 
-    @socketio.on("connect")
-    def connect(auth: object = None) -> None:
-        if reserved_events.sent_as_event(socketio):
+    def connect(self, auth: object = None) -> None:
+        if reserved_events.sent_as_event(self.socketio):
             _emit_error(error_payload("unknown_event", session_lang(), None, event="connect"))
             return
         token = auth.get("token") if isinstance(auth, dict) else None
         lang = i18n.pick_language(auth.get("lang") if isinstance(auth, dict) else None)
-        user = session_tokens.claims(pool, token, config)
+        user = session_tokens.claims(self.pool, token, self.config)
         if user is None:
             # The payload reaches the client as connect_error data.
             raise ConnectionRefusedError(error_payload("not_logged_in", lang))
         session["user"] = user
         session["lang"] = lang
         current_app.extensions["session_sockets"].opened(user["sid"], request.sid,
-                                                         functools.partial(session_sockets.end_socket, socketio, request.sid, lang))
+                                                         functools.partial(session_sockets.end_socket, self.socketio,
+                                                                           request.sid, lang))
         # A personal room so workers and other processes can reach this account's sockets.
         join_room(f"user:{user['uid']}")
 
-    @socketio.on("disconnect")
-    def disconnect(*_args: object) -> None:
-        if reserved_events.sent_as_event(socketio):
+    def disconnect(self, *_args: object) -> None:
+        if reserved_events.sent_as_event(self.socketio):
             _emit_error(error_payload("unknown_event", session_lang(), None, event="disconnect"))
             return
-        presence.left(request.sid)
+        self.presence.left(request.sid)
         if "user" in session:
             current_app.extensions["session_sockets"].closed(session["user"]["sid"], request.sid)
 
-    @table_event("table:join")
-    def join(data: dict[str, Any]) -> None:
-        settled = tables.current(data["game_id"])
+    def join(self, data: dict[str, Any]) -> None:
+        settled = self.tables.current(data["game_id"])
         check_onlooker(settled.row, session_user_id())
-        settled = sit_down(settled)
+        settled = self.sit_down(settled)
         if settled.row.running and settled.row.mode == "wartesaal" and settled.row.seats_of(session_user_id()):
-            status.playing(session_user_id())
+            self.status.playing(session_user_id())
 
-    def move(sid: str, *args: object) -> None:
+    def move(self, sid: str, *args: object) -> None:
         """``table:move``, registered with python-socketio itself, outside Flask's request
         context: a move is the event every player sends over and over, and building and
         tearing down a request context for it (with the managed session swapped in) cost
         about a tenth of the service's CPU per move (bench/tables.py).  It reads the
         socket's session as the other handlers do (Flask-SocketIO keeps it in the socket's
         environ), and answers exactly as they do (``table_events``, ``guarded``)."""
+        socketio = self.socketio
         environ = socketio.server.get_environ(sid, "/")
         if not environ:
             return  # an event of a socket already gone
@@ -185,12 +186,13 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
             environ["flask.app"].extensions["session_sockets"].check(user["sid"])
             started = time.perf_counter()
             try:
-                settled = tables.move(user["uid"], data["game_id"], data["version"], data["move"], data["lag_ms"] or 0)
+                settled = self.tables.move(user["uid"], data["game_id"], data["version"], data["move"],
+                                           data["lag_ms"] or 0)
             except TableRefusal as exc:
                 table_metrics.MOVES_REFUSED.inc()
                 refuse({"code": exc.code, "message": exc.message(lang), "event": "table:move"})
                 if exc.current_game_id is not None:
-                    send_current(sid, exc.current_game_id, user["uid"])
+                    self.send_current(sid, exc.current_game_id, user["uid"])
                 return
             except Exception:
                 table_metrics.MOVES_REFUSED.inc()
@@ -202,54 +204,42 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
             log.exception("socket handler for %s failed", "table:move")
             refuse(error_payload("internal_error", lang, "table:move"))
 
-    socketio.server.on("table:move", move, namespace="/")
+    def resign(self, data: dict[str, Any]) -> None:
+        self.tables.resign(session_user_id(), data["game_id"])
 
-    @table_event("table:resign")
-    def resign(data: dict[str, Any]) -> None:
-        tables.resign(session_user_id(), data["game_id"])
+    def draw(self, data: dict[str, Any]) -> None:
+        self.tables.draw(session_user_id(), data["game_id"], data["action"])
 
-    @table_event("table:draw")
-    def draw(data: dict[str, Any]) -> None:
-        tables.draw(session_user_id(), data["game_id"], data["action"])
+    def takeback(self, data: dict[str, Any]) -> None:
+        self.tables.takeback(session_user_id(), data["game_id"], data["action"])
 
-    @table_event("table:takeback")
-    def takeback(data: dict[str, Any]) -> None:
-        tables.takeback(session_user_id(), data["game_id"], data["action"])
+    def undo(self, data: dict[str, Any]) -> None:
+        self.tables.undo(session_user_id(), data["game_id"])
 
-    @table_event("table:undo")
-    def undo(data: dict[str, Any]) -> None:
-        tables.undo(session_user_id(), data["game_id"])
-
-    @table_event("table:new_local")
-    def new_local(data: dict[str, Any]) -> None:
+    def new_local(self, data: dict[str, Any]) -> None:
         uid = session_user_id()
         creation_quota.admit(current_app.extensions["redis"], "table", str(uid), creation_quota.TABLES_PER_HOUR)
-        sit_down(tables.create_local(uid, data["game"], data["mode"], data["options"], data["strength"],
-                                     data["seat"], data["clock"], secrets.randbits(62)))
+        self.sit_down(self.tables.create_local(uid, data["game"], data["mode"], data["options"], data["strength"],
+                                               data["seat"], data["clock"], secrets.randbits(62)))
 
-    @table_event("table:leave")
-    def leave(data: dict[str, Any]) -> None:
+    def leave(self, data: dict[str, Any]) -> None:
         game_id = data["game_id"]
         session_user_id()  # refused once the session has logged out
         for room in (table_room(game_id), watch_room(game_id), seat_room(game_id, 0), seat_room(game_id, 1)):
             leave_room(room)
-        presence.left(request.sid, game_id)
+        self.presence.left(request.sid, game_id)
 
-    @table_event("table:claim")
-    def claim(data: dict[str, Any]) -> None:
-        tables.claim(session_user_id(), data["game_id"], data["action"], presence.away_ms, connections.leave_after_ms)
+    def claim(self, data: dict[str, Any]) -> None:
+        self.tables.claim(session_user_id(), data["game_id"], data["action"], self.presence.away_ms,
+                          self.connections.leave_after_ms)
 
-    @socketio.on("table:ping")
-    @guarded("table:ping", _emit_error, session_lang)
-    def table_ping(*args: object) -> None:
+    def table_ping(self, *args: object) -> None:
         # The client's clock on both ends: the round trip it credits as a move's lag.
         data = validated("table:ping", args)
         session_user_id()  # refused once the session has logged out
         emit("table:pong", {"sent_ms": data["sent_ms"]})
 
-    @socketio.on("ping_worker")
-    @guarded("ping_worker", _emit_error, session_lang)
-    def ping_worker(*args: object) -> None:
+    def ping_worker(self, *args: object) -> None:
         data = validated("ping_worker", args)
         # One ping per account waits in the queue at a time: it is the queue of the computer's
         # moves and the Tipps.  The worker clears the mark before it answers.
@@ -263,15 +253,35 @@ def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool
             client.delete(pending)
             raise
 
-    @socketio.on(OVERSIZED_EVENT)
-    def oversized(*_args: object) -> None:
+    def oversized(self, *_args: object) -> None:
         _emit_error(oversized_error(session_lang()))
 
-    @socketio.on("*")
-    def unknown(event: object, *args: object) -> None:
+    def unknown(self, event: object, *args: object) -> None:
         _emit_error(error_payload("unknown_event", session_lang(), None, event=str(event)[:40]))
 
-    @socketio.on_error_default
-    def failed(exc: Exception) -> None:
+    def failed(self, exc: Exception) -> None:
         log.error("socket handler failed", exc_info=exc)
         _emit_error(error_payload("internal_error", session_lang()))
+
+
+def register(socketio: SocketIO, config: settings.Settings, pool: ConnectionPool, tables: Tables,
+             publisher: TablePublisher, connections: SeatConnections, status: PlayerStatus) -> None:
+    """Attach every handler to ``socketio``."""
+    handlers = GameSocketHandlers(socketio, config, pool, tables, publisher, connections, status)
+    table_event = table_events(socketio, tables, publisher)
+    socketio.on("connect")(handlers.connect)
+    socketio.on("disconnect")(handlers.disconnect)
+    table_event("table:join")(handlers.join)
+    socketio.server.on("table:move", handlers.move, namespace="/")
+    table_event("table:resign")(handlers.resign)
+    table_event("table:draw")(handlers.draw)
+    table_event("table:takeback")(handlers.takeback)
+    table_event("table:undo")(handlers.undo)
+    table_event("table:new_local")(handlers.new_local)
+    table_event("table:leave")(handlers.leave)
+    table_event("table:claim")(handlers.claim)
+    socketio.on("table:ping")(guarded("table:ping", _emit_error, session_lang)(handlers.table_ping))
+    socketio.on("ping_worker")(guarded("ping_worker", _emit_error, session_lang)(handlers.ping_worker))
+    socketio.on(OVERSIZED_EVENT)(handlers.oversized)
+    socketio.on("*")(handlers.unknown)
+    socketio.on_error_default(handlers.failed)

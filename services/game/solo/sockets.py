@@ -25,30 +25,38 @@ from services.game.solo.review_access import request_review, review_id_of, set_p
 from services.game.tables.table import Tables
 
 
-def register(socketio: SocketIO, pool: ConnectionPool, tables: Tables, publisher: TablePublisher,
-             hints: HintDesk, send_review: Callable[[int], None]) -> None:
-    """Attach the solo handlers to ``socketio``."""
-    solo_event = table_events(socketio, tables, publisher)
+class SoloSocketHandlers:
+    """The solo features' Socket.IO handlers, one method per event."""
 
-    @solo_event("table:hint")
-    def hint(data: dict[str, Any]) -> None:
-        found = hints.request(session_user_id(), data["game_id"], data["version"])
+    def __init__(self, pool: ConnectionPool, hints: HintDesk, send_review: Callable[[int], None]) -> None:
+        self.pool, self.hints, self.send_review = pool, hints, send_review
+
+    def hint(self, data: dict[str, Any]) -> None:
+        found = self.hints.request(session_user_id(), data["game_id"], data["version"])
         if isinstance(found, dict):  # asked again at the same version: the Tipp found then
             emit("ai_hint", found)
 
-    @solo_event("review:request")
-    def review(data: dict[str, Any]) -> None:
-        with pool.connection() as conn:
-            state = request_review(conn, session_user_id(), data["game_id"], data["seat"], send_review)
+    def review(self, data: dict[str, Any]) -> None:
+        with self.pool.connection() as conn:
+            state = request_review(conn, session_user_id(), data["game_id"], data["seat"], self.send_review)
         if state["review_id"] is not None:
             join_room(f"review:{state['review_id']}")
         emit("review:state", state)
 
-    @solo_event("review:public")
-    def public(data: dict[str, Any]) -> None:
-        with pool.connection() as conn:
+    def public(self, data: dict[str, Any]) -> None:
+        with self.pool.connection() as conn:
             state = set_public(conn, session_user_id(), data["game_id"], data["public"])
             review_id = review_id_of(conn, data["game_id"], state["seat"])
         if review_id is not None:
             join_room(f"review:{review_id}")
         emit("review:state", state)
+
+
+def register(socketio: SocketIO, pool: ConnectionPool, tables: Tables, publisher: TablePublisher,
+             hints: HintDesk, send_review: Callable[[int], None]) -> None:
+    """Attach the solo handlers to ``socketio``."""
+    handlers = SoloSocketHandlers(pool, hints, send_review)
+    solo_event = table_events(socketio, tables, publisher)
+    solo_event("table:hint")(handlers.hint)
+    solo_event("review:request")(handlers.review)
+    solo_event("review:public")(handlers.public)
