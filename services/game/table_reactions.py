@@ -17,9 +17,10 @@ from services.game import table_metrics
 from services.game.fanout.publisher import TablePublisher
 from services.game.presence.player_status import PlayerStatus
 from services.game.presence.seat_connections import SeatConnections
+from services.game.rules.deadlines import flag_deadline
 from services.game.solo.computer_seat import ComputerSeat
 from services.game.tables.flag_schedule import FlagSchedule
-from services.game.tables.table import Settled, Tables, flag_deadline
+from services.game.tables.table import Settled, Tables
 
 
 class TableReactions:

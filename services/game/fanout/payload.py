@@ -10,10 +10,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from services.game.rules.deadlines import clock_seat, has_time_limit
 from services.game.rules.move_limits import per_move_limit_ms
 from services.game.rules.round_pause import pause_deadline
 from services.game.rules.sealed import view_of
-from services.game.tables.table import clock_seat, has_time_limit
 from shared import clock
 from shared.game_store import GameRow
 from shared.games import get_game

@@ -22,7 +22,8 @@ from collections.abc import Callable
 import redis
 from redis.client import Pipeline
 
-from services.game.tables.table import Tables, flag_deadline
+from services.game.rules.deadlines import flag_deadline
+from services.game.tables.table import Tables
 from shared import game_store
 
 KEY = "tables:flags"
