@@ -11,7 +11,8 @@ import requests
 
 from shared import db, game_store, ledger
 from shared.games import get_game
-from shared.schemas import validate_record, validate_server_event
+from shared.schemas.mechanism import validate_record
+from shared.schemas.server_events import validate_server_event
 from tests.lobby_fixtures import WartesaalClient, guest, registered
 from tests.stack import Infra
 

@@ -17,7 +17,7 @@ from services.lobby.daily_market import berlin_day
 from shared import accounts, db, glicko2
 from shared.games import get_game
 from shared.puzzles import catalog
-from shared.schemas import validate_record
+from shared.schemas.mechanism import validate_record
 from tests.lobby_fixtures import guest, registered
 from tests.stack import TEST_SECRET, Infra, ServiceProcess
 

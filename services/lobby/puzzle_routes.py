@@ -25,7 +25,7 @@ from services.lobby.daily_market import now_utc
 from services.lobby.session import account_from
 from shared.accounts import Account
 from shared.i18n import request_language, text
-from shared.schemas import ProtocolError, validate_record
+from shared.schemas.mechanism import ProtocolError, validate_record
 
 if TYPE_CHECKING:
     from services.lobby.app import Lobby

@@ -1,0 +1,13 @@
+"""Every message between the services and with the web client, defined once.
+
+``mechanism``: how a message is defined, checked and written as TypeScript.  The
+catalogues: ``lobby_events`` and ``table_events`` (the two sockets), ``http_records``
+(the HTTP routes' bodies and answers), ``ai_messages`` (the computer's requests and
+answers), ``outbox_events`` (events between services).  ``typescript`` writes the web
+client's ``web/src/protocol.ts`` from them.
+
+Importing the package loads every catalogue, so every record a ``Ref`` names is known
+whichever module a caller imports.
+"""
+
+from shared.schemas import http_records, lobby_events, mechanism, table_events  # noqa: F401
