@@ -10,4 +10,4 @@ Importing the package loads every catalogue, so every record a ``Ref`` names is 
 whichever module a caller imports.
 """
 
-from shared.schemas import http_records, lobby_events, mechanism, outbox_events, table_events  # noqa: F401
+from shared.schemas import ai_messages, http_records, lobby_events, mechanism, outbox_events, table_events  # noqa: F401
