@@ -140,7 +140,7 @@ BODY_RECORDS = {
     "/api/postfach/invitations": "InvitationRequest",
     "/api/spiel/<game>/sterne": "StarsBody",
     "/api/handelsaufgaben/<puzzle_id>": "PuzzleAnswerBody",
-    "/api/aufgaben/<game>/versuch/<int:attempt_id>": "AufgabeMoveBody",
+    "/api/aufgaben/<game>/versuch/<int:attempt_id>": "PuzzleMoveBody",
 }
 # POST routes that take no input: with a valid session they act by right (a Tagesmarkt
 # game starts, a logout ends the attacker's session for the rest of the run), so they are

@@ -93,7 +93,7 @@ def puzzle_blueprint(lobby: Lobby) -> Blueprint:
         if account is None:
             return not_logged_in()
         try:
-            body = validate_record("AufgabeMoveBody", request.get_json(silent=True))
+            body = validate_record("PuzzleMoveBody", request.get_json(silent=True))
         except ProtocolError as exc:
             return _error(exc.code, text(exc.code, lang(), **exc.params), 400)
         try:

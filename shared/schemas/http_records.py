@@ -49,16 +49,16 @@ HTTP_RECORDS.update(define(
          "created_at": Str(), "updated_at": Str()},
     ),
     Record(
-        "PostfachNote",
+        "MailboxNote",
         "A note: an invitation was accepted while you were away (now yours to start), or declined.",
         {"id": Int(), "kind": Enum(NOTE_KINDS), "read": Bool(), "created_at": Str(),
          "invitation": Ref("Invitation")},
     ),
     Record(
-        "Postfach",
+        "Mailbox",
         "Answer of GET /api/postfach: your open invitations both ways, your latest notes; `count`: the"
         " badge (invitations waiting for you plus unread notes).",
-        {"count": Int(), "invitations": ListOf(Ref("Invitation")), "notes": ListOf(Ref("PostfachNote"))},
+        {"count": Int(), "invitations": ListOf(Ref("Invitation")), "notes": ListOf(Ref("MailboxNote"))},
     ),
     Record(
         "Opponent",
@@ -155,7 +155,7 @@ HTTP_RECORDS.update(define(
            {"id": Str(), "kind": Enum(PUZZLE_KINDS), "stars": Int(), "attempts": Int()}),
     Record("PuzzleList", "Answer of GET /api/handelsaufgaben, with your puzzle rating in Battlehanse.",
            {"puzzles": ListOf(Ref("PuzzleSummary")), "stars": Int(), "max_stars": Int(),
-            "rating": Ref("AufgabeRating")}),
+            "rating": Ref("PuzzleRating")}),
     Record("Puzzle", "Answer of GET /api/handelsaufgaben/<id>: the position as the solving seat sees it.",
            {"id": Str(), "kind": Enum(PUZZLE_KINDS), "seat": Int(), "view": Json(object_only=True),
             "stars": Int(), "attempts": Int()}),
@@ -168,7 +168,7 @@ HTTP_RECORDS.update(define(
            " moves with their values, and what the first answer did to your and the puzzle's rating"
            " (Glicko-2, score stars / 3; null for a later answer).",
            {"move": Str(), "value": Json(), "stars": Int(), "best_stars": Int(),
-            "best": ListOf(Ref("PuzzleMoveValue")), "rating_change": Optional(Ref("AufgabeRatingChange"))}),
+            "best": ListOf(Ref("PuzzleMoveValue")), "rating_change": Optional(Ref("PuzzleRatingChange"))}),
 ))
 
 
@@ -179,18 +179,18 @@ AUFGABE_MODES = ("rated", "streak", "daily")
 AUFGABE_STATUSES = ("open", "solved", "failed")
 
 HTTP_RECORDS.update(define(
-    Record("AufgabeText", "A text in both languages (a puzzle's task).", {"de": Str(), "en": Str()}),
-    Record("AufgabeTheme", "A theme a puzzle's solution shows, by key with its names.",
+    Record("PuzzleTask", "A text in both languages (a puzzle's task).", {"de": Str(), "en": Str()}),
+    Record("PuzzleTheme", "A theme a puzzle's solution shows, by key with its names.",
            {"key": Str(), "de": Str(), "en": Str()}),
-    Record("AufgabeRating", "A player's puzzle rating in one game (Glicko-2, rounded): rating, deviation,"
+    Record("PuzzleRating", "A player's puzzle rating in one game (Glicko-2, rounded): rating, deviation,"
            " counted attempts and solved ones.",
            {"rating": Int(), "rd": Int(), "attempts": Int(), "solved": Int()}),
-    Record("AufgabeStreak", "The running streak's solved puzzles and the best streak.",
+    Record("PuzzleStreak", "The running streak's solved puzzles and the best streak.",
            {"length": Int(), "best": Int()}),
-    Record("AufgabeRatingChange", "What a counted first attempt did to the player's and the puzzle's"
+    Record("PuzzleRatingChange", "What a counted first attempt did to the player's and the puzzle's"
            " ratings (rounded).", {"player_before": Int(), "player_after": Int(),
                                    "puzzle_before": Int(), "puzzle_after": Int()}),
-    Record("AufgabeAttempt", "Answer of GET /api/aufgaben/<game>[/daily] and of a move: one attempt"
+    Record("PuzzleAttempt", "Answer of GET /api/aufgaben/<game>[/daily] and of a move: one attempt"
            " at a puzzle. `view`: the solver's view (the engine's view of `seat`) after `line`, the"
            " moves played so far (the wrong one last when failed). `counted`: the player's first"
            " attempt of the puzzle, the only one that rates. `reply_from`: in the answer to a right"
@@ -202,19 +202,19 @@ HTTP_RECORDS.update(define(
            " null otherwise.",
            {"attempt_id": Int(), "game": Enum(AUFGABE_GAMES), "puzzle_id": Str(), "mode": Enum(AUFGABE_MODES),
             "day": Optional(Str()), "counted": Bool(), "status": Enum(AUFGABE_STATUSES), "ply": Int(),
-            "seat": Int(), "task": Ref("AufgabeText"), "themes": ListOf(Ref("AufgabeTheme")),
+            "seat": Int(), "task": Ref("PuzzleTask"), "themes": ListOf(Ref("PuzzleTheme")),
             "view": Json(object_only=True), "line": ListOf(Str()), "last_move": Optional(Str()),
-            "wrong_move": Optional(Str()), "reply_from": Optional(Json(object_only=True)), "player": Ref("AufgabeRating"), "puzzle_rating": Optional(Int()),
-            "change": Optional(Ref("AufgabeRatingChange")), "solution": Optional(ListOf(Str())),
-            "solution_views": Optional(ListOf(Json(object_only=True))), "streak": Optional(Ref("AufgabeStreak")),
+            "wrong_move": Optional(Str()), "reply_from": Optional(Json(object_only=True)), "player": Ref("PuzzleRating"), "puzzle_rating": Optional(Int()),
+            "change": Optional(Ref("PuzzleRatingChange")), "solution": Optional(ListOf(Str())),
+            "solution_views": Optional(ListOf(Json(object_only=True))), "streak": Optional(Ref("PuzzleStreak")),
             "solution_from": Optional(Str())}),
-    Record("AufgabeMoveBody", "Body of POST /api/aufgaben/<game>/versuch/<attempt_id>: the move (its"
+    Record("PuzzleMoveBody", "Body of POST /api/aufgaben/<game>/versuch/<attempt_id>: the move (its"
            " text) at the attempt's current `ply` (else it is refused as stale).",
            {"ply": Int(), "move": Str(min_length=1, max_length=MOVE_MAX_LENGTH)}),
-    Record("AufgabenOverview", "Answer of GET /api/aufgaben/<game>/uebersicht: your puzzle rating and"
+    Record("PuzzlesOverview", "Answer of GET /api/aufgaben/<game>/uebersicht: your puzzle rating and"
            " streaks, the themes to filter by, the Europe/Berlin day and your daily puzzle's state"
            " (null: not tried today), and how many puzzles the game has.",
-           {"game": Enum(AUFGABE_GAMES), "player": Ref("AufgabeRating"), "streak": Ref("AufgabeStreak"),
-            "themes": ListOf(Ref("AufgabeTheme")), "day": Str(), "daily_status": Optional(Enum(AUFGABE_STATUSES)),
+           {"game": Enum(AUFGABE_GAMES), "player": Ref("PuzzleRating"), "streak": Ref("PuzzleStreak"),
+            "themes": ListOf(Ref("PuzzleTheme")), "day": Str(), "daily_status": Optional(Enum(AUFGABE_STATUSES)),
             "count": Int()}),
 ))

@@ -169,5 +169,6 @@ SERVER_EVENTS.update(events(
 # --- the Postfach's badge (services/lobby/mailbox.py) ---------------------------------
 
 SERVER_EVENTS.update(events(
-    Event("postfach:changed", "Your Postfach changed: the new badge count.", {"count": Int()}),
+    Event("postfach:changed", "Your Postfach changed: the new badge count.", {"count": Int()},
+          ts_name="MailboxChangedPayload"),
 ))

@@ -220,7 +220,7 @@ export interface Invitation {
 }
 
 /** A note: an invitation was accepted while you were away (now yours to start), or declined. */
-export interface PostfachNote {
+export interface MailboxNote {
   id: number;
   kind: "accepted" | "declined";
   read: boolean;
@@ -229,10 +229,10 @@ export interface PostfachNote {
 }
 
 /** Answer of GET /api/postfach: your open invitations both ways, your latest notes; `count`: the badge (invitations waiting for you plus unread notes). */
-export interface Postfach {
+export interface Mailbox {
   count: number;
   invitations: Invitation[];
-  notes: PostfachNote[];
+  notes: MailboxNote[];
 }
 
 /** Whom a game was played against: a person (user_id, name) or the computer (its strength); `key` is the value of the statistics' opponent filter. */
@@ -383,7 +383,7 @@ export interface PuzzleList {
   puzzles: PuzzleSummary[];
   stars: number;
   max_stars: number;
-  rating: AufgabeRating;
+  rating: PuzzleRating;
 }
 
 /** Answer of GET /api/handelsaufgaben/<id>: the position as the solving seat sees it. */
@@ -414,24 +414,24 @@ export interface PuzzleAnswer {
   stars: number;
   best_stars: number;
   best: PuzzleMoveValue[];
-  rating_change: AufgabeRatingChange | null;
+  rating_change: PuzzleRatingChange | null;
 }
 
 /** A text in both languages (a puzzle's task). */
-export interface AufgabeText {
+export interface PuzzleTask {
   de: string;
   en: string;
 }
 
 /** A theme a puzzle's solution shows, by key with its names. */
-export interface AufgabeTheme {
+export interface PuzzleTheme {
   key: string;
   de: string;
   en: string;
 }
 
 /** A player's puzzle rating in one game (Glicko-2, rounded): rating, deviation, counted attempts and solved ones. */
-export interface AufgabeRating {
+export interface PuzzleRating {
   rating: number;
   rd: number;
   attempts: number;
@@ -439,13 +439,13 @@ export interface AufgabeRating {
 }
 
 /** The running streak's solved puzzles and the best streak. */
-export interface AufgabeStreak {
+export interface PuzzleStreak {
   length: number;
   best: number;
 }
 
 /** What a counted first attempt did to the player's and the puzzle's ratings (rounded). */
-export interface AufgabeRatingChange {
+export interface PuzzleRatingChange {
   player_before: number;
   player_after: number;
   puzzle_before: number;
@@ -453,7 +453,7 @@ export interface AufgabeRatingChange {
 }
 
 /** Answer of GET /api/aufgaben/<game>[/daily] and of a move: one attempt at a puzzle. `view`: the solver's view (the engine's view of `seat`) after `line`, the moves played so far (the wrong one last when failed). `counted`: the player's first attempt of the puzzle, the only one that rates. `reply_from`: in the answer to a right move that was answered, the solver's view after its own move, before the reply (the page shows both). `themes`, `puzzle_rating`, `solution` and `solution_views` (the solver's view before and after each solution move) only once the attempt has ended; `change` then too when it counted. `solution_from`: the day (Europe/Berlin) the solution and themes of an ended attempt at the day's puzzle show from (they stay on the server while its day lasts); null otherwise. */
-export interface AufgabeAttempt {
+export interface PuzzleAttempt {
   attempt_id: number;
   game: "hexagon" | "bullet" | "general";
   puzzle_id: string;
@@ -463,34 +463,34 @@ export interface AufgabeAttempt {
   status: "open" | "solved" | "failed";
   ply: number;
   seat: number;
-  task: AufgabeText;
-  themes: AufgabeTheme[];
+  task: PuzzleTask;
+  themes: PuzzleTheme[];
   view: Record<string, unknown>;
   line: string[];
   last_move: string | null;
   wrong_move: string | null;
   reply_from: Record<string, unknown> | null;
-  player: AufgabeRating;
+  player: PuzzleRating;
   puzzle_rating: number | null;
-  change: AufgabeRatingChange | null;
+  change: PuzzleRatingChange | null;
   solution: string[] | null;
   solution_views: (Record<string, unknown>)[] | null;
-  streak: AufgabeStreak | null;
+  streak: PuzzleStreak | null;
   solution_from: string | null;
 }
 
 /** Body of POST /api/aufgaben/<game>/versuch/<attempt_id>: the move (its text) at the attempt's current `ply` (else it is refused as stale). */
-export interface AufgabeMoveBody {
+export interface PuzzleMoveBody {
   ply: number;
   move: string;
 }
 
 /** Answer of GET /api/aufgaben/<game>/uebersicht: your puzzle rating and streaks, the themes to filter by, the Europe/Berlin day and your daily puzzle's state (null: not tried today), and how many puzzles the game has. */
-export interface AufgabenOverview {
+export interface PuzzlesOverview {
   game: "hexagon" | "bullet" | "general";
-  player: AufgabeRating;
-  streak: AufgabeStreak;
-  themes: AufgabeTheme[];
+  player: PuzzleRating;
+  streak: PuzzleStreak;
+  themes: PuzzleTheme[];
   day: string;
   daily_status: "open" | "solved" | "failed" | null;
   count: number;
@@ -609,7 +609,7 @@ export interface QuickStatusPayload {
 }
 
 /** Your Postfach changed: the new badge count. */
-export interface PostfachChangedPayload {
+export interface MailboxChangedPayload {
   count: number;
 }
 
@@ -801,7 +801,7 @@ export interface ServerToClientEvents {
   "challenge:started": (payload: ChallengeStartedPayload) => void;
   "seek:list": (payload: SeekListPayload) => void;
   "quick:status": (payload: QuickStatusPayload) => void;
-  "postfach:changed": (payload: PostfachChangedPayload) => void;
+  "postfach:changed": (payload: MailboxChangedPayload) => void;
 }
 
 export interface GameClientToServerEvents {
