@@ -4,6 +4,7 @@ Tagesmarkt, Handelsaufgaben, Aufgaben): records checked with ``validate_record``
 
 from __future__ import annotations
 
+from shared.schemas.game_views import GAME_VIEW
 from shared.schemas.lobby_events import CHALLENGE_CLOCKS, CHALLENGE_GAMES, PLAYER_STATUSES
 from shared.schemas.mechanism import Bool, Enum, Int, Json, ListOf, Optional, Record, Ref, Str, define
 from shared.schemas.table_events import AI_STRENGTHS, GAME_NAMES, MOVE_MAX_LENGTH
@@ -157,7 +158,7 @@ HTTP_RECORDS.update(define(
            {"puzzles": ListOf(Ref("PuzzleSummary")), "stars": Int(), "max_stars": Int(),
             "rating": Ref("PuzzleRating")}),
     Record("Puzzle", "Answer of GET /api/handelsaufgaben/<id>: the position as the solving seat sees it.",
-           {"id": Str(), "kind": Enum(PUZZLE_KINDS), "seat": Int(), "view": Json(object_only=True),
+           {"id": Str(), "kind": Enum(PUZZLE_KINDS), "seat": Int(), "view": GAME_VIEW,
             "stars": Int(), "attempts": Int()}),
     Record("PuzzleAnswerBody", "Body of POST /api/handelsaufgaben/<id>: the chosen move (its text).",
            {"move": Str(min_length=1, max_length=MOVE_MAX_LENGTH)}),
@@ -203,10 +204,10 @@ HTTP_RECORDS.update(define(
            {"attempt_id": Int(), "game": Enum(AUFGABE_GAMES), "puzzle_id": Str(), "mode": Enum(AUFGABE_MODES),
             "day": Optional(Str()), "counted": Bool(), "status": Enum(AUFGABE_STATUSES), "ply": Int(),
             "seat": Int(), "task": Ref("PuzzleTask"), "themes": ListOf(Ref("PuzzleTheme")),
-            "view": Json(object_only=True), "line": ListOf(Str()), "last_move": Optional(Str()),
-            "wrong_move": Optional(Str()), "reply_from": Optional(Json(object_only=True)), "player": Ref("PuzzleRating"), "puzzle_rating": Optional(Int()),
+            "view": GAME_VIEW, "line": ListOf(Str()), "last_move": Optional(Str()),
+            "wrong_move": Optional(Str()), "reply_from": Optional(GAME_VIEW), "player": Ref("PuzzleRating"), "puzzle_rating": Optional(Int()),
             "change": Optional(Ref("PuzzleRatingChange")), "solution": Optional(ListOf(Str())),
-            "solution_views": Optional(ListOf(Json(object_only=True))), "streak": Optional(Ref("PuzzleStreak")),
+            "solution_views": Optional(ListOf(GAME_VIEW)), "streak": Optional(Ref("PuzzleStreak")),
             "solution_from": Optional(Str())}),
     Record("PuzzleMoveBody", "Body of POST /api/aufgaben/<game>/versuch/<attempt_id>: the move (its"
            " text) at the attempt's current `ply` (else it is refused as stale).",

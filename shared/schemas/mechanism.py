@@ -77,7 +77,8 @@ class ListOf:
 
     def ts(self) -> str:
         inner = self.item.ts()
-        return f"{inner}[]" if isinstance(self.item, (Str, Int, Number, Bool, Ref)) else f"({inner})[]"
+        named = isinstance(self.item, (Str, Int, Number, Bool, Ref)) or isinstance(self.item, AnyOf) and self.item.name
+        return f"{inner}[]" if named else f"({inner})[]"
 
 
 @dataclass(frozen=True)
@@ -109,13 +110,26 @@ class Optional:
 
 
 @dataclass(frozen=True)
-class AnyOf:
-    """The first of ``kinds`` the value matches."""
+class Omittable:
+    """A field that may be left out of its record (TypeScript ``key?: T``), e.g. what a view
+    carries only for the seat to move; present, it is ``inner``."""
 
-    kinds: tuple[Any, ...]
+    inner: Any
 
     def ts(self) -> str:
-        return " | ".join(kind.ts() for kind in self.kinds)
+        return self.inner.ts()
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    """The first of ``kinds`` the value matches; ``name``: the TypeScript type that stands for
+    the alternatives (declared by whoever writes the catalogue as TypeScript)."""
+
+    kinds: tuple[Any, ...]
+    name: str | None = None
+
+    def ts(self) -> str:
+        return self.name or " | ".join(kind.ts() for kind in self.kinds)
 
 
 @dataclass(frozen=True)
@@ -189,6 +203,8 @@ def events(*defined: Event) -> dict[str, Event]:
 def _check(kind: Any, value: Any, path: str) -> Any:
     if isinstance(kind, Optional):
         return None if value is None else _check(kind.inner, value, path)
+    if isinstance(kind, Omittable):
+        return _check(kind.inner, value, path)
     if isinstance(kind, Str):
         if not isinstance(value, str):
             raise ProtocolError("wrong_type", field=path, expected="string")
@@ -257,6 +273,8 @@ def check_fields(fields: dict[str, Any], value: Any, path: str = "", ignore_unkn
     out = {}
     for key, kind in fields.items():
         if key not in value:
+            if isinstance(kind, Omittable):
+                continue
             if isinstance(kind, Optional):
                 out[key] = None
                 continue
@@ -309,6 +327,7 @@ def ts_interface(name: str, doc: str, fields: dict[str, Any]) -> list[str]:
     """``fields`` as an exported TypeScript interface, with ``doc`` above it."""
     lines = [f"/** {doc} */", f"export interface {name} {{"]
     for key, kind in fields.items():
-        lines.append(f"  {json.dumps(key) if ':' in key else key}: {kind.ts()};")
+        name = json.dumps(key) if ":" in key else key
+        lines.append(f"  {name}{'?' if isinstance(kind, Omittable) else ''}: {kind.ts()};")
     lines.append("}")
     return lines

@@ -6,6 +6,7 @@ service never a Wartesaal one.
 
 from __future__ import annotations
 
+from shared.schemas.game_views import GAME_VIEW
 from shared.schemas.mechanism import (
     Bool,
     Enum,
@@ -119,7 +120,7 @@ GAME_SERVER_EVENTS: dict[str, Event] = events(
         " join and after every change.",
         {"game_id": Int(), "game": Str(), "version": Int(), "mode": Enum(TABLE_MODES), "rated": Bool(),
          "stake": Int(), "seats": ListOf(Ref("TableSeat")), "you": Optional(Int()),
-         "view": Json(object_only=True), "clocks": Ref("TableClocks"), "offers": Ref("TableOffers"),
+         "view": GAME_VIEW, "clocks": Ref("TableClocks"), "offers": Ref("TableOffers"),
          "status": Enum(TABLE_STATUSES), "result": Optional(Ref("TableResult")), "moves": ListOf(Str()),
          "final_position_delay_ms": Int()},
     ),

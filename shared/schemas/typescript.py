@@ -10,6 +10,7 @@ import json
 import sys
 
 from shared.i18n import LANGUAGES
+from shared.schemas.game_views import GAME_VIEW, VIEW_RECORDS
 from shared.schemas.http_records import HTTP_RECORDS
 from shared.schemas.lobby_events import (
     CHAT_MAX_LENGTH,
@@ -50,9 +51,11 @@ def render_typescript() -> str:
         "export type Language = (typeof LANGUAGES)[number];",
         "",
     ]
-    for catalogue in (LOBBY_RECORDS, TABLE_RECORDS, HTTP_RECORDS):
+    for catalogue in (LOBBY_RECORDS, TABLE_RECORDS, HTTP_RECORDS, VIEW_RECORDS):
         for record in catalogue.values():
             out += ts_interface(record.name, record.doc, record.fields) + [""]
+    out += ["/** Any game's view (`view(state, seat)`); `game` tells which. */",
+            f"export type {GAME_VIEW.name} = {' | '.join(kind.ts() for kind in GAME_VIEW.kinds)};", ""]
     for events in (CLIENT_EVENTS, SERVER_EVENTS):
         for event in events.values():
             out += ts_interface(event.payload_type(), event.doc, event.fields) + [""]

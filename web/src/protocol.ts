@@ -391,7 +391,7 @@ export interface Puzzle {
   id: string;
   kind: "punkte" | "bester_zug";
   seat: number;
-  view: Record<string, unknown>;
+  view: GameView;
   stars: number;
   attempts: number;
 }
@@ -465,16 +465,16 @@ export interface PuzzleAttempt {
   seat: number;
   task: PuzzleTask;
   themes: PuzzleTheme[];
-  view: Record<string, unknown>;
+  view: GameView;
   line: string[];
   last_move: string | null;
   wrong_move: string | null;
-  reply_from: Record<string, unknown> | null;
+  reply_from: GameView | null;
   player: PuzzleRating;
   puzzle_rating: number | null;
   change: PuzzleRatingChange | null;
   solution: string[] | null;
-  solution_views: (Record<string, unknown>)[] | null;
+  solution_views: GameView[] | null;
   streak: PuzzleStreak | null;
   solution_from: string | null;
 }
@@ -495,6 +495,325 @@ export interface PuzzlesOverview {
   daily_status: "open" | "solved" | "failed" | null;
   count: number;
 }
+
+/** How a game ended by its rules or by the table: winner seat (null: a draw), a stable reason code, German and English text, and the game's own final score if it has one. */
+export interface GameOutcome {
+  winner: number | null;
+  reason: string;
+  de: string;
+  en: string;
+  score: number[] | null;
+}
+
+/** Battlehexagon's options: the map (`map_seed` for the Zufall map) and the end rule. */
+export interface HexagonOptions {
+  map: string;
+  map_seed?: number | null;
+  end_rule: string;
+}
+
+/** What a Battlehexagon move does: a clone or jump from/to a cell, or a pass, and the stones it turns. */
+export interface HexagonEffect {
+  kind: "clone" | "jump" | "pass";
+  from: string | null;
+  to: string | null;
+  turns: string[];
+}
+
+/** A legal Battlehexagon move: its text and effect. */
+export interface HexagonMove {
+  text: string;
+  effect: HexagonEffect;
+}
+
+/** The stones of each side by cell. */
+export interface HexagonCells {
+  rubin: string[];
+  perle: string[];
+}
+
+/** Hilfe an: where the seat to move can clone, and which of its stones the opponent could turn next. */
+export interface HexagonHelp {
+  clone_targets: string[];
+  threatened: string[];
+}
+
+/** A Battlehexagon table as any seat sees it (it hides nothing); `legal_moves` and `help` only for the seat to move. */
+export interface HexagonView {
+  game: "hexagon";
+  seat: number | null;
+  options: HexagonOptions;
+  map: string;
+  map_seed: number | null;
+  holes: string[];
+  cells: HexagonCells;
+  to_move: number | null;
+  clock: number;
+  ply: number;
+  position: string;
+  start: string | null;
+  moves: string[];
+  score: number[];
+  outcome: GameOutcome | null;
+  legal_moves?: HexagonMove[];
+  help?: HexagonHelp;
+}
+
+/** Battlebullet's options. */
+export interface BulletOptions {
+  layout: string;
+  move_limit: number | null;
+  win_target: number;
+}
+
+/** What a Battlebullet move does: the marbles it moves in a direction (inline or broadside), the marbles it pushes and whether one goes out; `moves`: each marble's from and to (to null: pushed out). */
+export interface BulletEffect {
+  marbles: string[];
+  dir: string;
+  kind: "inline" | "broadside";
+  push: number;
+  out: boolean;
+  moves: ([string, string | null])[];
+}
+
+/** A legal Battlebullet move: its text and effect. */
+export interface BulletMove {
+  text: string;
+  effect: BulletEffect;
+}
+
+/** The marbles of each colour by cell. */
+export interface BulletMarbles {
+  white: string[];
+  black: string[];
+}
+
+/** A Battlebullet table as any seat sees it (it hides nothing); `legal_moves` are the seat to move's, `danger` per seat its marbles the opponent could push out next. */
+export interface BulletView {
+  game: "bullet";
+  seat: number | null;
+  options: BulletOptions;
+  to_move: number[];
+  position: string;
+  marbles: BulletMarbles;
+  pushed_out: number[];
+  on_board: number[];
+  win_target: number;
+  ply: number;
+  moves_left: number[] | null;
+  history: string[];
+  start: string | null;
+  legal_moves: BulletMove[];
+  danger: (string[])[];
+  outcome: GameOutcome | null;
+}
+
+/** Battlegeneral's options. */
+export interface GeneralOptions {
+  max_quiet_moves: number;
+}
+
+/** What a Battlegeneral move does. Setup: `kind` place (a `rank` on a `square`), or a standard setup by `name` (`mirrored`). Play: a piece moves `from` `to` along `path`; `attack`: a fight happens (`target`: the piece attacked), never how it ends. */
+export interface GeneralEffect {
+  kind?: string;
+  name?: string;
+  mirrored?: boolean;
+  square?: string;
+  rank?: string;
+  from?: string;
+  to?: string;
+  piece?: number;
+  path?: string[];
+  attack?: boolean;
+  target?: number | null;
+}
+
+/** A legal Battlegeneral move: its text and effect. */
+export interface GeneralMove {
+  text: string;
+  effect: GeneralEffect;
+}
+
+/** The setup as this seat sees it: who is ready; its own placement, next piece and the pieces left to place (null for a spectator); the standard setups by name. */
+export interface GeneralSetup {
+  ready: boolean[];
+  own: Record<string, string> | null;
+  next_piece: string | null;
+  remaining: Record<string, number> | null;
+  standard_setups: string[];
+}
+
+/** A piece on the board; `rank` null where this seat may not know it. */
+export interface GeneralPiece {
+  id: number;
+  owner: number;
+  square: string;
+  moved: boolean;
+  scouted: boolean;
+  revealed: boolean;
+  rank: string | null;
+}
+
+/** A captured piece (its rank was shown in its fight). */
+export interface GeneralCaptured {
+  id: number;
+  rank: string;
+}
+
+/** The last move: who moved which piece from where to where, and whether it fought. */
+export interface GeneralLastMove {
+  seat: number;
+  id: number;
+  from: string;
+  to: string;
+  fight: boolean;
+}
+
+/** A Battlegeneral table as one seat (null: a spectator) may see it. `setup` only in the setup phase; `quiet_moves` and `ply` only in play; `start_position` (both setups) once over in play, `setups` (both placements) once over in the setup. */
+export interface GeneralView {
+  game: "general";
+  phase: "setup" | "play" | "over";
+  seat: number | null;
+  to_move: number[];
+  options: GeneralOptions;
+  lakes: string[];
+  legal_moves: GeneralMove[];
+  outcome: GameOutcome | null;
+  setup?: GeneralSetup;
+  pieces: GeneralPiece[];
+  captured: (GeneralCaptured[])[];
+  history: string[];
+  last_move: GeneralLastMove | null;
+  quiet_moves?: number;
+  ply?: number;
+  start_position?: string;
+  setups?: (Record<string, string>)[];
+}
+
+/** Battlehanse's options: who begins and how many seals win. */
+export interface HanseOptions {
+  first: number;
+  seals_to_win: number;
+}
+
+/** What a Battlehanse move does to market, hand, stable and marks (`type`: weiter, nimm, pferde, verkauf, tausch …). */
+export interface HanseEffect {
+  type: string;
+  market_out: string[];
+  market_in: string[];
+  hand_out: string[];
+  hand_in: string[];
+  stable: number;
+  refill: number;
+  zinn: number[];
+  zinn_sum: number;
+  ratsmarke: number | null;
+  ends_round: boolean;
+}
+
+/** A legal Battlehanse move: its text and effect. */
+export interface HanseMove {
+  text: string;
+  effect: HanseEffect;
+}
+
+/** The Zinnmarken left of one good (printed values). */
+export interface HanseZinnPile {
+  good: string;
+  left: number[];
+}
+
+/** A card in the hand; `known`: the opponent saw it taken. */
+export interface HanseCard {
+  card: string;
+  known: boolean;
+}
+
+/** One side as this seat may see it: `hand` and `rats` (values) null where hidden. */
+export interface HansePlayer {
+  seat: number;
+  hand_count: number;
+  stable: number;
+  known: string[];
+  hand: HanseCard[] | null;
+  zinn: number[];
+  rats_count: number;
+  rats_sizes: number[];
+  rats: number[] | null;
+}
+
+/** A move of the move list: `drawn` the cards it drew into the market; `ratsmarke` the size of a Ratsmarke it won, `rats` its value (null where hidden). */
+export interface HansePlayed {
+  round: number;
+  seat: number;
+  text: string;
+  drawn: string[];
+  ratsmarke: number | null;
+  rats: number | null;
+}
+
+/** One side's count at a round's end. */
+export interface HanseRoundPlayer {
+  zinn: number[];
+  zinn_sum: number;
+  rats: number[];
+  rats_sum: number;
+  horses: number;
+  stall: number;
+  total: number;
+}
+
+/** A Rundentafel: how a round ended and who won its seal (null: nobody). */
+export interface HanseRound {
+  round: number;
+  starter: number;
+  end_reason: string;
+  end_de: string;
+  end_en: string;
+  players: HanseRoundPlayer[];
+  stall_owner: number | null;
+  decided_by: string;
+  seal: number | null;
+  seals_after: number[];
+  match_over: boolean;
+  next_starter: number | null;
+  de: string;
+  en: string;
+}
+
+/** After the match: the deck in drawing order and the Ratsmarken left in each pile. */
+export interface HanseHidden {
+  deck: string[];
+  rats_piles: (number[])[];
+}
+
+/** A Battlehanse match as one seat (null: a spectator) may see it. */
+export interface HanseView {
+  game: "hanse";
+  seat: number | null;
+  options: HanseOptions;
+  round: number;
+  phase: "spiel" | "pause" | "ende";
+  to_move: number[];
+  turn: number;
+  starter: number;
+  market: string[];
+  deck_count: number;
+  zinn_piles: HanseZinnPile[];
+  rats_left: number[];
+  discard: Record<string, number>;
+  seals: number[];
+  seals_to_win: number;
+  players: HansePlayer[];
+  legal_moves: HanseMove[];
+  moves: HansePlayed[];
+  rounds: HanseRound[];
+  outcome: GameOutcome | null;
+  hidden: HanseHidden | null;
+}
+
+/** Any game's view (`view(state, seat)`); `game` tells which. */
+export type GameView = HexagonView | BulletView | GeneralView | HanseView;
 
 /** Say something in the Wartesaal chat. */
 export interface ChatSendPayload {
@@ -707,7 +1026,7 @@ export interface TableStatePayload {
   stake: number;
   seats: TableSeat[];
   you: number | null;
-  view: Record<string, unknown>;
+  view: GameView;
   clocks: TableClocks;
   offers: TableOffers;
   status: "running" | "finished" | "aborted";

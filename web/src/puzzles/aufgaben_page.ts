@@ -7,7 +7,7 @@ import { ApiError, lobbyJson } from "../api";
 import { el } from "../dom";
 import { lang, onLangChange, signed } from "../i18n";
 import { gameLabel } from "../profile/game_marks";
-import type { PuzzleAttempt, PuzzlesOverview } from "../protocol";
+import type { GameView, PuzzleAttempt, PuzzlesOverview } from "../protocol";
 import { BoardStage } from "../table/board_stage";
 import { PUZZLE_GAMES, puzzlesHref } from "./aufgaben_links";
 import { at, sideName } from "./texts";
@@ -40,7 +40,7 @@ export class PuzzlesPage {
   private mode: Mode = "rated";
   private theme = "";
   private sending = false;
-  private replyFrom: { view: Record<string, unknown>; move: string } | null = null; // a right move, before its reply
+  private replyFrom: { view: GameView; move: string } | null = null; // a right move, before its reply
   private replyTimer = 0;
   private step = 0; // the solution step shown once the attempt has ended
   private timer = 0;
