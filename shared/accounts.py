@@ -24,13 +24,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from psycopg_pool import ConnectionPool
 
 from shared import ledger
-from shared.schemas import (
-    NAME_MAX_LENGTH,
-    NAME_MIN_LENGTH,
-    PASSWORD_MAX_LENGTH,
-    PASSWORD_MIN_LENGTH,
-    ProtocolError,
-)
+from shared.schemas.lobby_events import NAME_MAX_LENGTH, NAME_MIN_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH
+from shared.schemas.mechanism import ProtocolError
 
 GUEST_PREFIX = "Gast-"
 _NAME_EXTRA_CHARS = frozenset("0123456789-_")

@@ -33,6 +33,9 @@ The path of a computer move::
   not use the stream.  The worker also keeps the answer under :data:`HINT_KEY`, so a
   Tipp asked for again at the same table version is that answer, not a new search.
 
+Requests and answers are checked against their records in ``shared.schemas.ai_messages``
+(the one mechanism of every message); a malformed one raises its ``ProtocolError``.
+
 This module is free of gevent and of Celery imports: the game service passes a
 ``send`` function (``services.ai_worker.app.app.send_task`` bound in
 :func:`celery_sender`).
@@ -40,7 +43,6 @@ This module is free of gevent and of Celery imports: the game service passes a
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import json
 import time
@@ -51,6 +53,8 @@ from typing import Any
 
 import redis
 
+from shared.schemas.mechanism import ProtocolError, validate_record
+
 ANSWER_STREAM = "ai:answers"
 ANSWER_STREAM_MAXLEN = 100_000  # approximate trim; answers are consumed within seconds
 OUTSTANDING_KEY = "ai:outstanding"  # hash table_id -> request JSON of the awaited move
@@ -59,8 +63,6 @@ OUTSTANDING_KEY = "ai:outstanding"  # hash table_id -> request JSON of the await
 HINT_KEY = "ai:hint:{table_id}:{ply}"
 HINT_PENDING = "pending"
 HINT_ANSWER_TTL_S = 3600  # a table version outlives this only while its player is away
-KINDS = ("move", "hint")
-STRENGTHS = ("leicht", "mittel", "stark")
 TASK_NAMES = {"move": "ai.move", "hint": "ai.hint"}
 
 # The worker stops searching this long before the deadline, for delivery, plus
@@ -89,17 +91,6 @@ REREQUEST_GRACE = 1.0
 MIN_BUDGET = 0.1
 
 
-class ProtocolError(ValueError):
-    """A request or answer that does not follow this schema."""
-
-
-def _require(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
-    value = data.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise ProtocolError(f"{name!r} missing or not {kind}")
-    return value
-
-
 @dataclass(frozen=True)
 class MoveRequest:
     """What the worker needs to move (or hint) for one seat of one table."""
@@ -121,31 +112,14 @@ class MoveRequest:
 
     @classmethod
     def from_dict(cls, data: Any) -> MoveRequest:
-        if not isinstance(data, dict):
-            raise ProtocolError("request is not an object")
-        kind = _require(data, "kind", str)
-        strength = _require(data, "strength", str)
-        if kind not in KINDS or strength not in STRENGTHS:
-            raise ProtocolError(f"unknown kind {kind!r} or strength {strength!r}")
-        seat = _require(data, "seat", int)
-        if seat not in (0, 1):
-            raise ProtocolError(f"seat {seat!r}")
-        user_id = data.get("user_id")
-        if kind == "hint" and not isinstance(user_id, int):
-            raise ProtocolError("a hint needs user_id")
-        return cls(
-            request_id=_require(data, "request_id", str),
-            kind=kind,
-            game=_require(data, "game", str),
-            table_id=str(_require(data, "table_id", (str, int))),
-            ply=_require(data, "ply", int),
-            seat=seat,
-            strength=strength,
-            view=_require(data, "view", dict),
-            deadline=float(_require(data, "deadline", (int, float))),
-            user_id=user_id,
-            attempt=int(data.get("attempt", 1)),
-        )
+        """The request in a task's argument; :class:`ProtocolError` when it is not one."""
+        checked = validate_record("MoveRequest", data)
+        if checked["seat"] not in (0, 1):
+            raise ProtocolError("not_allowed_value", field="seat", allowed="0, 1")
+        if checked["kind"] == "hint" and checked["user_id"] is None:
+            raise ProtocolError("missing_field", field="user_id")  # a hint goes to the asking account
+        return cls(**{**checked, "table_id": str(checked["table_id"]), "deadline": float(checked["deadline"]),
+                      "attempt": 1 if checked["attempt"] is None else checked["attempt"]})
 
 
 def new_request(kind: str, game: str, table_id: str | int, ply: int, seat: int, view: dict[str, Any],
@@ -180,12 +154,14 @@ class MoveAnswer:
 
     @classmethod
     def from_fields(cls, entry_id: str, fields: dict[str, str]) -> MoveAnswer:
+        """The answer in a stream entry; :class:`ProtocolError` when it is not one."""
         try:
             data = json.loads(fields["answer"])
-            known = {f.name for f in dataclasses.fields(cls)}  # a newer worker may add fields
-            return cls(**{k: v for k, v in data.items() if k in known}, entry_id=entry_id)
         except (KeyError, TypeError, ValueError) as exc:
-            raise ProtocolError(f"malformed answer entry {entry_id}") from exc
+            raise ProtocolError("bad_json") from exc
+        checked = validate_record("MoveAnswer", data)  # fields a newer worker adds are dropped
+        return cls(**{**checked, "worker": checked["worker"] or "",
+                      "attempt": 1 if checked["attempt"] is None else checked["attempt"]}, entry_id=entry_id)
 
 
 def celery_sender(app: Any) -> Callable[[MoveRequest], None]:
@@ -226,7 +202,8 @@ class MoveRequester:
 
     def request(self, request: MoveRequest) -> MoveRequest:
         if request.kind != "move":
-            raise ProtocolError("only computer moves are tracked; send hints directly")
+            # Only computer moves are tracked; hints are sent directly.
+            raise ProtocolError("not_allowed_value", field="kind", allowed="move")
         self.redis.hset(self.key, request.table_id, json.dumps(request.to_dict()))
         self.send(request)
         return request

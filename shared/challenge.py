@@ -35,7 +35,7 @@ from typing import Any
 
 from shared import i18n
 from shared.games import BadOptions, get_game
-from shared.schemas import ProtocolError
+from shared.schemas.mechanism import ProtocolError
 
 EXPIRY_SECONDS = 60.0
 # Bedenkzeit: minutes + seconds per own move, as the seeds list them; "ohne" = no clock.

@@ -9,7 +9,8 @@ import uuid
 import redis
 from psycopg_pool import ConnectionPool
 
-from shared.schemas import CHAT_HISTORY_SIZE, CHAT_RATE_LIMIT, CHAT_RATE_WINDOW_SECONDS, ProtocolError
+from shared.schemas.lobby_events import CHAT_HISTORY_SIZE, CHAT_RATE_LIMIT, CHAT_RATE_WINDOW_SECONDS
+from shared.schemas.mechanism import ProtocolError
 
 # A sliding window per user, shared by all lobby processes and tabs: drop stamps
 # older than the window, then admit only if fewer than the limit remain.  Atomic in

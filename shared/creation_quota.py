@@ -24,7 +24,7 @@ import math
 
 import redis
 
-from shared.schemas import ProtocolError
+from shared.schemas.mechanism import ProtocolError
 
 WINDOW_SECONDS = 3600
 TABLES_PER_HOUR = 60

@@ -27,7 +27,7 @@ import time
 import redis
 
 from shared.accounts import name_key
-from shared.schemas import ProtocolError
+from shared.schemas.mechanism import ProtocolError
 
 FREE_PER_NAME_AND_ADDRESS = 3
 FREE_PER_ADDRESS = 20

@@ -2,7 +2,8 @@
 
 1. ``record(conn, "game_finished", {...})`` inserts into ``outbox`` on the caller's
    connection, i.e. in the same transaction as the state change it announces: both
-   commit or neither does (no dual write).
+   commit or neither does (no dual write).  The payloads are defined (built and read)
+   in ``shared.schemas.outbox_events``.
 2. ``relay_batch`` (run in a loop by the game service) copies undispatched rows to
    the Redis stream ``EVENT_STREAM`` with XADD and then marks them dispatched.  A
    crash between the XADD and the UPDATE publishes the row again on the next pass;

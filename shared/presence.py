@@ -22,7 +22,7 @@ import time
 
 import redis
 
-from shared.schemas import PLAYER_STATUSES
+from shared.schemas.lobby_events import PLAYER_STATUSES
 
 # The lobby's Socket.IO message-queue channel.  Its own, not Flask-SocketIO's default
 # "flask-socketio": the game service shares the Redis and the default namespace, and

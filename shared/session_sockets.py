@@ -27,7 +27,7 @@ import redis
 from psycopg_pool import ConnectionPool
 
 from shared import bus, redis_address
-from shared.schemas import ProtocolError
+from shared.schemas.mechanism import ProtocolError
 from shared.socket_errors import error_payload
 
 CHANNEL = bus.channel("sessions", "ended")

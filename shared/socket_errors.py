@@ -4,7 +4,7 @@ The lobby's protocol lives in ``shared.schemas``; the game service reuses its
 refusal exception (``ProtocolError``), its size limit and its ``error`` event shape
 ``{"code", "message", "event"}`` so one client-side handler serves both sockets.
 ``validated`` checks the single JSON object an event must carry against its schema
-in ``shared.schemas.GAME_CLIENT_EVENTS``; ``guarded`` turns a refusal (or any unexpected exception) into
+in ``shared.schemas.table_events.GAME_CLIENT_EVENTS``; ``guarded`` turns a refusal (or any unexpected exception) into
 an ``error`` event to the sender, so the input changes nothing and the connection
 stays up.  Messages come from ``shared.i18n`` in the language the client chose at
 connect time (German unless it asked for English).
@@ -18,7 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from shared import i18n
-from shared.schemas import GAME_CLIENT_EVENTS, MAX_EVENT_BYTES, ProtocolError, validate_event
+from shared.schemas.mechanism import MAX_EVENT_BYTES, ProtocolError, validate_event
+from shared.schemas.table_events import GAME_CLIENT_EVENTS
 
 # Engine.IO's transport limit: the largest legitimate message is one event of at most
 # MAX_EVENT_BYTES (every client event's schema keeps to it) plus its name and framing.
@@ -38,7 +39,7 @@ def error_payload(code: str, lang: str = i18n.DEFAULT_LANGUAGE, refused_event: s
 
 def validated(event: str, args: tuple) -> dict[str, Any]:
     """The single object of game-service event ``event``, checked against its schema in
-    ``shared.schemas.GAME_CLIENT_EVENTS`` (the one way input is validated)."""
+    ``shared.schemas.table_events.GAME_CLIENT_EVENTS`` (the one way input is validated)."""
     return validate_event(event, args, GAME_CLIENT_EVENTS)
 
 

@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from shared import accounts, challenge, db, game_store, ledger
-from shared.schemas import validate_server_event
+from shared.schemas.server_events import validate_server_event
 from tests.lobby_fixtures import WartesaalClient, guest, redis_client, registered  # noqa: F401
 from tests.stack import Infra, wait_until
 

@@ -15,7 +15,7 @@ import pytest
 
 from shared import challenge, db, game_store
 from shared.challenge import ChallengeRefusal, Party
-from shared.schemas import validate_server_event
+from shared.schemas.server_events import validate_server_event
 from tests.lobby_fixtures import WartesaalClient, guest, redis_client  # noqa: F401
 from tests.stack import Infra
 

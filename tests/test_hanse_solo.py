@@ -16,7 +16,8 @@ import requests
 
 from shared import db, game_store
 from shared.games import get_game
-from shared.schemas import validate_record, validate_server_event
+from shared.schemas.mechanism import validate_record
+from shared.schemas.server_events import validate_server_event
 from shared.table_replay import replay as table_replay
 from tests.stack import CeleryWorker, Infra, ServiceProcess
 from tests.test_tables_local import new_local

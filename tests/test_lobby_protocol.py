@@ -1,4 +1,4 @@
-"""The committed TypeScript protocol matches shared/schemas.py; the lobby serves the client and health."""
+"""The committed TypeScript protocol matches the catalogues in shared/schemas/; the lobby serves the client and health."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import requests
 
-from shared.schemas import render_typescript
+from shared.schemas.typescript import render_typescript
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_web_protocol_ts_is_generated_from_current_schemas():
     committed = (ROOT / "web" / "src" / "protocol.ts").read_text()
     assert committed == render_typescript(), (
-        "web/src/protocol.ts is stale: run `.venv/bin/python -m shared.schemas --ts > web/src/protocol.ts`"
+        "web/src/protocol.ts is stale: run `.venv/bin/python -m shared.schemas.typescript > web/src/protocol.ts`"
     )
 
 

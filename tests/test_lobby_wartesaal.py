@@ -7,7 +7,7 @@ import time
 import psycopg
 import pytest
 
-from shared.schemas import validate_server_event
+from shared.schemas.server_events import validate_server_event
 from tests.lobby_fixtures import WartesaalClient, guest
 
 

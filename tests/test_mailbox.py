@@ -11,7 +11,8 @@ import requests
 
 from shared import db, game_store, ledger
 from shared.games import get_game
-from shared.schemas import validate_record, validate_server_event
+from shared.schemas.mechanism import validate_record
+from shared.schemas.server_events import validate_server_event
 from tests.lobby_fixtures import WartesaalClient, guest, registered
 from tests.stack import Infra
 
@@ -31,7 +32,7 @@ def invite(session: requests.Session, url: str, to: int, game: str = "hexagon", 
 def postfach(session: requests.Session, url: str) -> dict:
     response = session.get(f"{url}/api/postfach", timeout=10)
     response.raise_for_status()
-    return validate_record("Postfach", response.json())
+    return validate_record("Mailbox", response.json())
 
 
 def test_an_invitation_to_an_absent_player_waits_in_the_postfach_and_starts_when_accepted(lobby, pool) -> None:  # noqa: F811

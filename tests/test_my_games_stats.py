@@ -13,7 +13,7 @@ from psycopg.types.json import Jsonb
 
 from services.lobby import player_statistics as stats
 from shared import db
-from shared.schemas import validate_record
+from shared.schemas.mechanism import validate_record
 from tests.lobby_fixtures import WartesaalClient, guest
 from tests.stack import Infra
 

@@ -8,7 +8,7 @@ import pytest
 import socketio
 
 from shared import auth_token
-from shared.schemas import MAX_EVENT_BYTES
+from shared.schemas.mechanism import MAX_EVENT_BYTES
 from tests.stack import TEST_SECRET, SocketProbe
 
 GAME_PATH = "game/socket.io"

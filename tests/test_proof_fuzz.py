@@ -40,9 +40,8 @@ from bench.nginx_router import NginxRouter, nginx_binary
 from services.embedded import free_port
 from services.oversized_frames import OVERSIZED_PACKET
 from shared import i18n
-from shared.schemas import (
-    CLIENT_EVENTS,
-    GAME_CLIENT_EVENTS,
+from shared.schemas.lobby_events import CLIENT_EVENTS
+from shared.schemas.mechanism import (
     MAX_EVENT_BYTES,
     RECORDS,
     Bool,
@@ -57,6 +56,7 @@ from shared.schemas import (
     validate_event,
     validate_record,
 )
+from shared.schemas.table_events import GAME_CLIENT_EVENTS
 from shared.settings import Settings
 from shared.socket_errors import TRANSPORT_MAX_BYTES
 from tests.lobby_fixtures import SESSION_COOKIE
@@ -140,7 +140,7 @@ BODY_RECORDS = {
     "/api/postfach/invitations": "InvitationRequest",
     "/api/spiel/<game>/sterne": "StarsBody",
     "/api/handelsaufgaben/<puzzle_id>": "PuzzleAnswerBody",
-    "/api/aufgaben/<game>/versuch/<int:attempt_id>": "AufgabeMoveBody",
+    "/api/aufgaben/<game>/versuch/<int:attempt_id>": "PuzzleMoveBody",
 }
 # POST routes that take no input: with a valid session they act by right (a Tagesmarkt
 # game starts, a logout ends the attacker's session for the rest of the run), so they are

@@ -17,7 +17,7 @@ from services.lobby.daily_market import berlin_day
 from shared import accounts, db, glicko2
 from shared.games import get_game
 from shared.puzzles import catalog
-from shared.schemas import validate_record
+from shared.schemas.mechanism import validate_record
 from tests.lobby_fixtures import guest, registered
 from tests.stack import TEST_SECRET, Infra, ServiceProcess
 
@@ -38,7 +38,7 @@ def url(lobby: ServiceProcess, game: str, rest: str = "") -> str:
 def attempt_of(session: requests.Session, lobby: ServiceProcess, game: str, rest: str = "") -> dict:
     response = session.get(url(lobby, game, rest), timeout=30)
     assert response.status_code == 200, response.text
-    return validate_record("AufgabeAttempt", response.json())
+    return validate_record("PuzzleAttempt", response.json())
 
 
 def send(session: requests.Session, lobby: ServiceProcess, attempt: dict, move: str, ply: int | None = None,
@@ -79,7 +79,7 @@ def solve(session: requests.Session, lobby: ServiceProcess, attempt: dict) -> di
     for ply in range(attempt["ply"], len(line), 2):
         response = send(session, lobby, attempt, line[ply])
         assert response.status_code == 200, response.text
-        attempt = validate_record("AufgabeAttempt", response.json())
+        attempt = validate_record("PuzzleAttempt", response.json())
         if ply + 1 < len(line):
             assert attempt["status"] == "open" and attempt["ply"] == ply + 2
             assert attempt["line"] == line[: ply + 2] and attempt["last_move"] == line[ply + 1]
@@ -173,7 +173,7 @@ def test_a_wrong_move_ends_the_attempt_and_then_shows_the_solution(lobby: Servic
     puzzle_before = puzzle_now(pool, puzzle)
     response = send(bert, lobby, attempt, wrong)
     assert response.status_code == 200, response.text
-    failed = validate_record("AufgabeAttempt", response.json())
+    failed = validate_record("PuzzleAttempt", response.json())
     assert failed["status"] == "failed" and failed["wrong_move"] == wrong and failed["line"] == [wrong]
     assert failed["solution"] == puzzle.solution
     engine = get_game("hexagon")
@@ -304,11 +304,11 @@ def test_the_daily_puzzle_is_the_same_for_two_accounts_and_not_shown_early(lobby
         for player in (fiona, gustav):
             overview = player.get(url(lobby, game, "/uebersicht"), timeout=10)
             texts.append(overview.text)
-            assert validate_record("AufgabenOverview", overview.json())["daily_status"] is None
+            assert validate_record("PuzzlesOverview", overview.json())["daily_status"] is None
             # A day asked for is not a thing: the day is the server's.
             daily = player.get(url(lobby, game, f"/daily?day={today + dt.timedelta(days=1)}"), timeout=30)
             texts.append(daily.text)
-            shown = validate_record("AufgabeAttempt", daily.json())
+            shown = validate_record("PuzzleAttempt", daily.json())
             assert shown["puzzle_id"] == todays.id and shown["day"] == today.isoformat() and shown["counted"]
             assert shown["solution"] is None and shown["solution_views"] is None
             for _ in range(3):  # the other modes never give a coming day's puzzle
@@ -333,7 +333,7 @@ def test_the_daily_solution_stays_on_the_server_while_its_day_lasts(lobby: Servi
     for game in GAMES:
         todays = puzzle_play.daily_puzzle(game, today, TEST_SECRET)
         scout, solver = guest(lobby.url), guest(lobby.url, lang="en")
-        failed = validate_record("AufgabeAttempt", send(scout, lobby, attempt_of(scout, lobby, game, "/daily"),
+        failed = validate_record("PuzzleAttempt", send(scout, lobby, attempt_of(scout, lobby, game, "/daily"),
                                                         wrong_move(todays)).json())
         assert failed["status"] == "failed" and failed["change"] is not None and failed["puzzle_rating"] is not None
         assert failed["solution"] is None and failed["solution_views"] is None and failed["themes"] == []

@@ -23,7 +23,7 @@ from services.lobby.quick_match import (
 )
 from shared import db, game_store, presence
 from shared.presence import ELO_CACHE
-from shared.schemas import ProtocolError
+from shared.schemas.mechanism import ProtocolError
 from tests.lobby_fixtures import WartesaalClient, guest, redis_client  # noqa: F401
 from tests.stack import Infra
 

@@ -11,7 +11,8 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from shared import accounts, auth_token, game_store
-from shared.schemas import GAME_SERVER_EVENTS, validate_server_event
+from shared.schemas.server_events import validate_server_event
+from shared.schemas.table_events import GAME_SERVER_EVENTS
 from tests.stack import TEST_SECRET, SocketProbe
 
 GAME_PATH = "game/socket.io"

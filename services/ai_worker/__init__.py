@@ -12,8 +12,8 @@ Modules
                  the Aufgaben files ``shared/data/puzzles/<game>.json``.
 ``players``      one computer player per game (``choose_move``, ``analyse``, ``value_of``).
 
-The request/answer schemas and the game service's side (``MoveRequester``,
-``AnswerInbox``) are in ``shared/ai_protocol.py``, which explains the delivery
+The request/answer records are in ``shared/schemas/ai_messages.py``; the messages and the
+game service's side (``MoveRequester``, ``AnswerInbox``) in ``shared/ai_protocol.py``, which explains the delivery
 guarantees: wall-clock deadlines, answers tagged (table_id, ply, request_id) and
 dropped when the table moved on, re-requests when a worker died silently.
 

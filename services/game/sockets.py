@@ -1,7 +1,7 @@
 """The game service's Socket.IO events: authenticated connect, the tables, ``ping_worker``.
 
 Every client event carries exactly one JSON object, validated against its schema in
-``shared.schemas.GAME_CLIENT_EVENTS``; the table events are documented there.  A
+``shared.schemas.table_events.GAME_CLIENT_EVENTS``; the table events are documented there.  A
 refused event (malformed, unknown table, not your turn, stale version …) is answered
 with ``error`` ``{code, message, event}`` in the client's language and changes
 nothing; a refusal that means "your picture of the table is out of date" (stale
@@ -36,7 +36,7 @@ from services.game.rules.private_tables import check_onlooker, may_look
 from services.game.tables.refusals import TableRefusal
 from services.game.tables.table import Settled, Tables
 from shared import creation_quota, i18n, reserved_events, session_sockets, session_tokens, settings
-from shared.schemas import ProtocolError
+from shared.schemas.mechanism import ProtocolError
 from shared.socket_errors import OVERSIZED_EVENT, error_payload, guarded, oversized_error, validated
 
 log = logging.getLogger("game.sockets")

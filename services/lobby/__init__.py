@@ -7,7 +7,7 @@ HTTP (JSON; errors ``{"error": {"code", "message"}}``, language from ``shared.i1
 ``GET /api/rating/...`` forwarded to the rating service; ``/`` and ``/assets/*`` serve
 ``web/dist``; ``/livez``, ``/readyz`` (``shared.health``) and ``/metrics``.
 
-Socket.IO (default namespace; events and payloads defined in ``shared/schemas.py``): the
+Socket.IO (default namespace; events and payloads defined in ``shared/schemas/lobby_events.py``): the
 ``sc_session`` cookie (a ``shared.auth_token`` token) is required on connect, ``auth``
 may carry ``{"lang": "de"|"en"}``.  Challenges (``challenge:*``, see
 ``services.lobby.challenges``) reach both sides in room ``user:<id>``.  Broadcasts go

@@ -18,7 +18,7 @@ from shared import accounts, creation_quota, ledger, login_throttle, session_tok
 from shared.accounts import Account
 from shared.i18n import request_language, text
 from shared.logs import event
-from shared.schemas import ProtocolError, validate_record
+from shared.schemas.mechanism import ProtocolError, validate_record
 
 if TYPE_CHECKING:
     from services.lobby.app import Lobby

@@ -23,7 +23,7 @@ from services.lobby import daily_market
 from services.lobby.session import account_from
 from shared import creation_quota
 from shared.i18n import request_language, text
-from shared.schemas import ProtocolError
+from shared.schemas.mechanism import ProtocolError
 
 if TYPE_CHECKING:
     from services.lobby.app import Lobby

@@ -15,7 +15,7 @@ from flask import Blueprint, Response, jsonify, request
 from services.lobby import game_stars
 from services.lobby.session import account_from
 from shared.i18n import request_language, text
-from shared.schemas import ProtocolError, validate_record
+from shared.schemas.mechanism import ProtocolError, validate_record
 
 if TYPE_CHECKING:
     from services.lobby.app import Lobby

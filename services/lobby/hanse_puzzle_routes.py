@@ -20,7 +20,7 @@ from services.lobby import hanse_puzzles, puzzle_ratings
 from services.lobby.session import account_from
 from shared.accounts import Account
 from shared.i18n import request_language, text
-from shared.schemas import ProtocolError, validate_record
+from shared.schemas.mechanism import ProtocolError, validate_record
 
 if TYPE_CHECKING:
     from services.lobby.app import Lobby

@@ -31,7 +31,7 @@ from psycopg.types.json import Jsonb
 
 from shared import i18n
 from shared.challenge import Challenge, Party, Settings
-from shared.schemas import ProtocolError
+from shared.schemas.mechanism import ProtocolError
 
 INVITATION_DAYS = 14
 # One player cannot fill many Postfächer at once.

@@ -30,7 +30,7 @@ from shared import creation_quota, game_store, i18n, presence
 from shared.accounts import Account
 from shared.challenge import Party, Settings
 from shared.logs import event
-from shared.schemas import ProtocolError, validate_record
+from shared.schemas.mechanism import ProtocolError, validate_record
 
 if TYPE_CHECKING:
     from services.lobby.app import Lobby

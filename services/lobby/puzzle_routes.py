@@ -25,7 +25,7 @@ from services.lobby.daily_market import now_utc
 from services.lobby.session import account_from
 from shared.accounts import Account
 from shared.i18n import request_language, text
-from shared.schemas import ProtocolError, validate_record
+from shared.schemas.mechanism import ProtocolError, validate_record
 
 if TYPE_CHECKING:
     from services.lobby.app import Lobby
@@ -93,7 +93,7 @@ def puzzle_blueprint(lobby: Lobby) -> Blueprint:
         if account is None:
             return not_logged_in()
         try:
-            body = validate_record("AufgabeMoveBody", request.get_json(silent=True))
+            body = validate_record("PuzzleMoveBody", request.get_json(silent=True))
         except ProtocolError as exc:
             return _error(exc.code, text(exc.code, lang(), **exc.params), 400)
         try:

@@ -53,7 +53,7 @@ from shared import creation_quota, i18n, presence
 from shared.challenge import Party
 from shared.logs import event
 from shared.pairing import START_ELO, Seeker, pair_wave
-from shared.schemas import ProtocolError
+from shared.schemas.mechanism import ProtocolError
 
 if TYPE_CHECKING:
     from services.lobby.app import Lobby

@@ -22,7 +22,8 @@ from services.lobby.session import session_from
 from shared import accounts, chat, ledger, reserved_events, session_sockets
 from shared.i18n import pick_language, text
 from shared.logs import event
-from shared.schemas import ProtocolError, validate_event
+from shared.schemas.lobby_events import CLIENT_EVENTS
+from shared.schemas.mechanism import ProtocolError, validate_event
 from shared.socket_errors import OVERSIZED_EVENT, oversized_error
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
                 try:
                     connection = connections[request.sid]
                     lobby.sessions.check(connection.session_id)
-                    payload = validate_event(event_name, args)
+                    payload = validate_event(event_name, args, CLIENT_EVENTS)
                     fn(connection, payload)
                 except ProtocolError as err:
                     refuse(err, event_name)

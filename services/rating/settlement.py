@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
 
 import psycopg
 
 from shared import elo, ledger
 from shared.event_stream import StreamEvent
+from shared.schemas.outbox_events import GameFinished
 
 POINTS = {1.0: 10, 0.5: 0, 0.0: -10}
 POT_REASON = "pot"
@@ -50,42 +50,34 @@ COUNT_RULES = {"general": CountRule(plies=None, duration_ms=4 * 60 * 1000, left_
                                     points_floor=0)}
 
 
-def counted(payload: dict[str, Any]) -> bool:
+def counted(finished: GameFinished) -> bool:
     """Whether a game has lasted long enough to count (by default ten half-moves or three minutes)."""
-    rule = COUNT_RULES.get(payload.get("game", ""), DEFAULT_RULE)
-    plies, duration = int(payload.get("plies", 0)), int(payload.get("duration_ms", 0))
-    if rule.plies is not None and plies >= rule.plies:
+    rule = COUNT_RULES.get(finished.game, DEFAULT_RULE)
+    if rule.plies is not None and finished.plies >= rule.plies:
         return True
-    left = (payload.get("result") or {}).get("reason") == LEFT_REASON
-    if left and rule.left_duration_ms is not None and duration >= rule.left_duration_ms:
+    left = finished.reason == LEFT_REASON
+    if left and rule.left_duration_ms is not None and finished.duration_ms >= rule.left_duration_ms:
         return True
-    return duration >= rule.duration_ms
-
-
-def is_table_game(payload: dict[str, Any]) -> bool:
-    """Whether the payload describes a game table (``services.game.tables.table`` writes these)."""
-    game_id, seats = payload.get("game_id"), payload.get("seats")
-    return (isinstance(game_id, int) and not isinstance(game_id, bool) and isinstance(seats, list)
-            and len(seats) == 2 and isinstance(payload.get("mode"), str) and isinstance(payload.get("game"), str))
+    return finished.duration_ms >= rule.duration_ms
 
 
 def settle(conn: psycopg.Connection, event: StreamEvent) -> None:
-    p = event.payload
-    if not is_table_game(p):
+    finished = GameFinished.read(event.payload)
+    if finished is None:
         return  # kept in rating_finished_games for inspection; nothing to rate (e.g. platform probes)
-    game_id = p["game_id"]
-    wartesaal = p.get("mode") == "wartesaal"
-    counts = wartesaal and bool(p.get("rated")) and counted(p)
+    game_id = finished.game_id
+    wartesaal = finished.mode == "wartesaal"
+    counts = wartesaal and finished.rated and counted(finished)
     first = conn.execute(
         "INSERT INTO rated_games (game_id, event_id, game, counted) VALUES (%s, %s, %s, %s)"
         " ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
-        (game_id, event.event_id, p["game"], counts),
+        (game_id, event.event_id, finished.game, counts),
     ).fetchone()
     if first is None or not wartesaal:
         return  # settled before (another event for the same game), or a local table
-    seats = [int(u) for u in p["seats"]]
-    winner = (p.get("result") or {}).get("winner")
-    stake = int(p.get("stake") or 0)
+    seats = [int(u) for u in finished.seats]
+    winner = finished.winner
+    stake = finished.stake
     ref = f"game:{game_id}"
     if stake > 0:
         if counts and winner is not None:
@@ -95,7 +87,7 @@ def settle(conn: psycopg.Connection, event: StreamEvent) -> None:
                 ledger.record(conn, user_id, stake, RETURN_REASON, ref)
     if counts:
         scores = (0.5, 0.5) if winner is None else ((1.0, 0.0) if winner == 0 else (0.0, 1.0))
-        _rate(conn, game_id, p["game"], seats, scores, _finished_at(event))
+        _rate(conn, game_id, finished.game, seats, scores, _finished_at(event))
 
 
 def _finished_at(event: StreamEvent) -> dt.datetime:

@@ -17,7 +17,7 @@ from services.game.rules.sealed import view_of
 from shared import clock
 from shared.game_store import GameRow
 from shared.games import get_game
-from shared.schemas import FINAL_POSITION_DELAY_MS
+from shared.schemas.table_events import FINAL_POSITION_DELAY_MS
 
 
 def seats_of(row: GameRow, people: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:

@@ -34,6 +34,7 @@ from services.game.tables.table import Settled, Tables
 from shared import ai_protocol
 from shared.ai_protocol import AnswerInbox, MoveAnswer, MoveRequester
 from shared.games import get_game
+from shared.schemas.mechanism import ProtocolError
 
 GROUP = "game-service"
 RESEND_EVERY_S = 1.0
@@ -175,7 +176,7 @@ class ComputerSeat:
             return
         try:
             answer = MoveAnswer.from_fields(entry_id, fields)
-        except ai_protocol.ProtocolError:
+        except ProtocolError:
             return
         if answer.move is None:
             return

@@ -60,6 +60,7 @@ from shared import clock, game_store, outbox
 from shared.game_store import GameRow, MoveAppend
 from shared.games import get_game
 from shared.games.base import GameError, Outcome
+from shared.schemas.outbox_events import GAME_FINISHED, GameFinished
 from shared.table_replay import StateCache
 
 log = logging.getLogger("game.table")
@@ -242,11 +243,10 @@ class Tables:
         xmin = game_store.finish(conn, row.id, result=result, record=record, remaining_ms=row.remaining_ms,
                                  version=version, finished_at=finished_at, status=status)
         if status == "finished":
-            outbox.record(conn, "game_finished", {
-                "game_id": row.id, "game": row.game, "seats": list(row.seats), "result": result,
-                "rated": row.rated, "stake": row.stake, "mode": row.mode, "plies": len(row.moves),
-                "duration_ms": _ms(now - row.created_at),
-            })
+            outbox.record(conn, GAME_FINISHED, GameFinished(
+                game_id=row.id, game=row.game, seats=list(row.seats), result=result, rated=row.rated,
+                stake=row.stake, mode=row.mode, plies=len(row.moves), duration_ms=_ms(now - row.created_at),
+            ).payload())
         after = dataclasses.replace(row, status=status, result=result, version=version, draw_offer=None,
                                     takeback_offer=None, finished_at=finished_at, xmin=xmin)
         return Settled(after, state, finished_now=True)

@@ -2,16 +2,13 @@
 // `view` (GAME.view(state, seat)) and nothing else: it never knows the rules. What it
 // may offer the player comes from `view.legal_moves` — each `{text, effect}` — and
 // the move it reports is one of those texts, sent unchanged to the game service.
-import type { Language } from "../protocol";
+import type { GameView, Language } from "../protocol";
 
-/** One legal move as the engine describes it: its notation and what it changes. */
-export interface LegalMove {
-  text: string;
-  effect: Record<string, unknown>;
-}
+/** A game's view as the server sent it (its record in shared/schemas/game_views.py; `game` tells which). */
+export type { GameView };
 
-/** A game's view as the server sent it (engine-specific fields). */
-export type GameView = Record<string, unknown>;
+/** One legal move as the engine describes it: its notation and what it changes (each game its own effect). */
+export type LegalMove = NonNullable<GameView["legal_moves"]>[number];
 
 /** What a board needs to know besides the view. */
 export interface BoardContext {
@@ -65,9 +62,14 @@ export function ownFirst<T>(pair: readonly T[], you: number | null, sameDevice: 
 }
 
 /** The legal moves a view carries (empty when the viewer is not to move). */
-export function legalMoves(view: GameView): LegalMove[] {
-  const moves = view.legal_moves;
-  return Array.isArray(moves) ? (moves as LegalMove[]) : [];
+export function legalMoves<M>(view: { legal_moves?: M[] }): M[] {
+  return view.legal_moves ?? [];
+}
+
+/** `view` as game `game`'s view: a board is only ever given its own game's views. */
+export function viewOf<G extends GameView["game"]>(view: GameView, game: G): Extract<GameView, { game: G }> {
+  if (view.game !== game) throw new Error(`a ${game} board was given a ${view.game} view`);
+  return view as Extract<GameView, { game: G }>;
 }
 
 export const SVG_NS = "http://www.w3.org/2000/svg";

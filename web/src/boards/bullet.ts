@@ -3,23 +3,15 @@
 // red rim of Gefahr an from `danger`. The board only draws; the engine decides.
 import { lang } from "../i18n";
 import { look } from "../look/look";
-import { type Board, type BoardContext, type BoardFactory, type BoardHost, CellKeys, type GameView, type LegalMove, legalMoves, svg } from "./board";
+import type { BulletEffect, BulletMove as BulletLegalMove, BulletView } from "../protocol";
+import { type Board, type BoardContext, type BoardFactory, type BoardHost, CellKeys, type GameView, legalMoves, svg, viewOf } from "./board";
 
 const STEP = 40; // distance between neighbouring holes
 const ROW_HEIGHT = (STEP * Math.sqrt(3)) / 2;
 const ROWS = "ABCDEFGHI";
 const MARBLE = STEP * 0.44;
 
-interface BulletEffect {
-  marbles: string[];
-  dir: string;
-  kind: "inline" | "broadside";
-  moves: Array<[string, string | null]>;
-  push: number;
-  out: boolean;
-}
-
-type BulletMove = LegalMove & { fx: BulletEffect };
+type BulletMove = BulletLegalMove & { fx: BulletEffect };
 
 interface Hole {
   name: string;
@@ -65,7 +57,7 @@ class BulletBoard implements Board {
   private readonly gutter = svg("g", { class: "gutter", "data-testid": "gutter" });
   private readonly focusLayer = svg("g");
   private readonly keys: CellKeys;
-  private view: GameView = {};
+  private view: Partial<BulletView> = {};
   private context: BoardContext = { you: null, interactive: false, lastMove: null };
   private selection: string[] = [];
   private flipped = false;
@@ -107,7 +99,7 @@ class BulletBoard implements Board {
   }
 
   render(view: GameView, context: BoardContext): void {
-    this.view = view;
+    this.view = viewOf(view, "bullet");
     this.context = context;
     if (!context.interactive || !this.selectionStillPossible()) this.selection = [];
     this.draw();
@@ -146,7 +138,7 @@ class BulletBoard implements Board {
   }
 
   private ownMarbles(): string[] {
-    return this.view.to_move && (this.view.to_move as number[])[0] === 1 ? this.marbles().black : this.marbles().white;
+    return this.view.to_move && this.view.to_move[0] === 1 ? this.marbles().black : this.marbles().white;
   }
 
   /** What a screen reader says for each hole: its name and the marble on it. */
@@ -171,12 +163,12 @@ class BulletBoard implements Board {
   }
 
   private moves(): BulletMove[] {
-    return this.context.interactive ? legalMoves(this.view).map((m) => ({ ...m, fx: m.effect as unknown as BulletEffect })) : [];
+    return this.context.interactive ? legalMoves(this.view).map((m) => ({ ...m, fx: m.effect })) : [];
   }
 
   private marbles(): { white: string[]; black: string[] } {
-    const marbles = (this.view.marbles ?? {}) as { white?: string[]; black?: string[] };
-    return { white: marbles.white ?? [], black: marbles.black ?? [] };
+    const marbles = this.view.marbles;
+    return { white: marbles?.white ?? [], black: marbles?.black ?? [] };
   }
 
   /** A selection is possible while some legal move uses all of its marbles. */
@@ -312,7 +304,7 @@ class BulletBoard implements Board {
 
   private draw(): void {
     const { white, black } = this.marbles();
-    const danger = (this.view.danger ?? [[], []]) as string[][];
+    const danger = this.view.danger ?? [[], []];
     const mine = this.context.you ?? null;
     const endangered = new Set(this.options.danger && mine !== null ? danger[mine] ?? [] : []);
     const last = this.lastMoveHoles();
@@ -400,7 +392,7 @@ class BulletBoard implements Board {
   /** The gutter: marbles pushed out, each colour on its own rail under the board. */
   private drawGutter(): void {
     this.gutter.replaceChildren();
-    const pushed = (this.view.pushed_out ?? [0, 0]) as number[];
+    const pushed = this.view.pushed_out ?? [0, 0];
     const target = Number(this.view.win_target ?? 6);
     const y = 5.3 * STEP;
     // pushed_out[s] counts the opponent's marbles seat s has pushed out.

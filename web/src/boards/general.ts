@@ -5,8 +5,9 @@
 // play (`a4-a5`) — so the board never decides a rule itself.
 import { el } from "../dom";
 import { lang, textsOf } from "../i18n";
-import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, svg } from "./board";
-import { type KnownPiece, type Knowledge, SEAT_NAMES, SETUP_TIME_RULE, TOKENS, cardInfo, rankName } from "./general_info";
+import type { GeneralMove, GeneralPiece, GeneralSetup, GeneralView } from "../protocol";
+import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, svg, viewOf } from "./board";
+import { type Knowledge, SEAT_NAMES, SETUP_TIME_RULE, TOKENS, cardInfo, rankName } from "./general_info";
 import "./general.css";
 import { hideSteady, showSteady } from "./steady_box";
 import { pieceFace, rankEmblem } from "./faces";
@@ -15,23 +16,6 @@ const CELL = 40;
 const FILES = "abcdefghij";
 const PRESETS_AFTER_MS = 3000; // "nach kurzer Zeit" the Standard-Aufstellungen appear
 const LONG_PRESS_MS = 450;
-
-interface GeneralMove {
-  text: string;
-  effect: { kind?: string; from?: string; to?: string; piece?: number; attack?: boolean; square?: string };
-}
-
-interface SetupView {
-  ready: boolean[];
-  own: Record<string, string> | null;
-  next_piece: string | null;
-  remaining: Record<string, number> | null;
-  standard_setups: string[];
-}
-
-interface PieceView extends KnownPiece {
-  square: string;
-}
 
 const T = {
   setupTitle: { de: "Aufstellung", en: "Setup" },
@@ -61,11 +45,11 @@ class GeneralBoard implements Board {
   private readonly drawing: SVGSVGElement;
   private readonly panel = el("div", { class: "general-panel", "data-testid": "general-panel" });
   private readonly card = el("div", { class: "general-card", "data-testid": "card-info", hidden: true });
-  private view: GameView = {};
+  private view: Partial<GeneralView> = {};
   private context: BoardContext = { you: null, interactive: false, lastMove: null };
   private flipped = false;
   private selected: string | null = null;
-  private sentFor: GameView | null = null; // the view a move was sent from: no second move until a new one
+  private sentFor: Partial<GeneralView> | null = null; // the view a move was sent from: no second move until a new one
   private sentAnswered = false; // the table re-renders once while sending; a later redraw of that view is a refusal
   private setupSince: number | null = null;
   private presetTimer = 0;
@@ -88,7 +72,8 @@ class GeneralBoard implements Board {
     this.drawing.addEventListener("keydown", (event) => this.key(event));
   }
 
-  render(view: GameView, context: BoardContext): void {
+  render(shown: GameView, context: BoardContext): void {
+    const view = viewOf(shown, "general");
     if (view !== this.view || this.sentAnswered) {
       this.sentFor = null;
       this.sentAnswered = false;
@@ -123,20 +108,20 @@ class GeneralBoard implements Board {
   private moves(): GeneralMove[] {
     const moves = this.view.legal_moves;
     const mine = this.context.you !== null && this.view.seat === this.context.you && this.view.phase !== "over";
-    if (!mine || !Array.isArray(moves) || this.sentFor === this.view) return [];
-    return moves as GeneralMove[];
+    if (!mine || !moves || this.sentFor === this.view) return [];
+    return moves;
   }
 
-  private setup(): SetupView | null {
-    return this.view.phase === "setup" ? (this.view.setup as SetupView) : null;
+  private setup(): GeneralSetup | null {
+    return this.view.phase === "setup" ? this.view.setup ?? null : null;
   }
 
-  private pieces(): PieceView[] {
-    return Array.isArray(this.view.pieces) ? (this.view.pieces as PieceView[]) : [];
+  private pieces(): GeneralPiece[] {
+    return this.view.pieces ?? [];
   }
 
   private knowledge(): Knowledge {
-    const captured = Array.isArray(this.view.captured) ? (this.view.captured as Knowledge["captured"]) : [[], []];
+    const captured = this.view.captured ?? [[], []];
     return { you: this.context.you, pieces: this.pieces(), captured };
   }
 
@@ -156,10 +141,10 @@ class GeneralBoard implements Board {
   }
 
   private draw(): void {
-    const lakes = new Set(Array.isArray(this.view.lakes) ? (this.view.lakes as string[]) : []);
+    const lakes = new Set(this.view.lakes ?? []);
     const moves = this.moves();
     const targets = new Map(moves.filter((m) => m.effect.from === this.selected && this.selected !== null).map((m) => [m.effect.to!, m]));
-    const last = this.view.last_move as { from: string; to: string } | null | undefined;
+    const last = this.view.last_move;
     const nodes: SVGElement[] = [];
     const setup = this.setup();
     const standing = new Map<string, string>();
@@ -226,7 +211,7 @@ class GeneralBoard implements Board {
     return group;
   }
 
-  private drawPanel(setup: SetupView | null): void {
+  private drawPanel(setup: GeneralSetup | null): void {
     const language = lang();
     const parts: Node[] = [];
     if (setup) parts.push(...this.setupPanel(setup));
@@ -245,8 +230,8 @@ class GeneralBoard implements Board {
 
   /** The last move's fight, both ranks (public to both; the history annotates it "a4xa5 (7:5)"). */
   private lastFight(): string | null {
-    const last = this.view.last_move as { seat: number; fight: boolean } | null | undefined;
-    const history = Array.isArray(this.view.history) ? (this.view.history as string[]) : [];
+    const last = this.view.last_move;
+    const history = this.view.history ?? [];
     const match = last?.fight ? /\((\w+):(\w+)\)$/.exec(history.at(-1) ?? "") : null;
     if (!last || !match) return null;
     const language = lang();
@@ -254,7 +239,7 @@ class GeneralBoard implements Board {
     return `${t("fight")}: ${rankName(attacker, language)} (${attacker}, ${SEAT_NAMES[last.seat][language]}) ${t("against")} ${rankName(defender, language)} (${defender}, ${SEAT_NAMES[1 - last.seat][language]})`;
   }
 
-  private setupPanel(setup: SetupView): Node[] {
+  private setupPanel(setup: GeneralSetup): Node[] {
     const you = this.context.you;
     if (you === null || setup.own === null) {
       return [el("p", {}, `${t("setupTitle")}: ${setup.ready.map((r, seat) => `${SEAT_NAMES[seat][lang()]} ${r ? "✓" : "…"}`).join(" · ")}`)];
@@ -362,14 +347,14 @@ class GeneralBoard implements Board {
     this.showCard(this.pieceOn(this.focused));
   }
 
-  private pieceOn(square: string): PieceView | null {
+  private pieceOn(square: string): GeneralPiece | null {
     const setup = this.setup();
     const token = setup?.own?.[square];
     if (setup) return token && this.context.you !== null ? { id: -1, owner: this.context.you, rank: token, moved: false, scouted: false, revealed: false, square } : null;
     return this.pieces().find((p) => p.square === square) ?? null;
   }
 
-  private pieceAt(event: Event): PieceView | null {
+  private pieceAt(event: Event): GeneralPiece | null {
     const node = (event.target as Element).closest<SVGElement>("[data-piece]");
     if (node) return this.pieces().find((p) => String(p.id) === node.dataset.piece) ?? null;
     const square = this.squareOf(event);
@@ -379,7 +364,7 @@ class GeneralBoard implements Board {
     return { id: -1, owner: this.context.you, rank: token, moved: false, scouted: false, revealed: false, square };
   }
 
-  private showCard(piece: PieceView | null): void {
+  private showCard(piece: GeneralPiece | null): void {
     if (!piece) {
       hideSteady(this.card);
       return;

@@ -4,11 +4,12 @@
 // (hanse_selection.ts); the Karten-Info opens on hover or a long press (hanse_info.ts).
 import "./hanse.css";
 import { lang } from "../i18n";
-import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, legalMoves, ownFirst } from "./board";
+import type { HanseEffect, HansePlayer, HanseRound, HanseView } from "../protocol";
+import { type Board, type BoardContext, type BoardFactory, type BoardHost, type GameView, legalMoves, ownFirst, viewOf } from "./board";
 import { cardInfo, type InfoTarget, parseTarget, targetKey } from "./hanse_info";
 import { hideSteady, showSteady } from "./steady_box";
 import { cardFace } from "./faces";
-import { type CardSelection, explainSelection, type HanseEffect, moveSentence } from "./hanse_selection";
+import { type CardSelection, explainSelection, moveSentence } from "./hanse_selection";
 
 const HORSE = "Packpferd";
 const EN: Record<string, string> = {
@@ -16,13 +17,6 @@ const EN: Record<string, string> = {
 };
 const TOGGLES = [{ key: "help", label: { de: "Hilfe an", en: "Help on" }, initial: true }] as const;
 
-interface HandCard { card: string; known: boolean }
-interface Player {
-  seat: number; hand_count: number; stable: number; known: string[]; hand: HandCard[] | null;
-  zinn: number[]; rats_count: number; rats_sizes: number[]; rats: number[] | null;
-}
-interface RoundPlayer { zinn: number[]; zinn_sum: number; rats: number[]; rats_sum: number; horses: number; stall: number; total: number }
-interface RoundTable { round: number; players: RoundPlayer[]; seal: number | null; de: string; en: string; end_de: string; end_en: string; match_over: boolean }
 
 interface Selection { market: string[]; hand: number[]; stable: number }
 /** The table page also says whether two players share this device (for the curtain). */
@@ -51,7 +45,7 @@ class HanseBoard implements Board {
   readonly toggles = TOGGLES;
   readonly turnForSecondSeat = false;
   private readonly root = el("div", { class: "board hanse-board", "data-testid": "board" });
-  private view: GameView = {};
+  private view: Partial<HanseView> = {};
   private context: HanseContext = { you: null, interactive: false, lastMove: null };
   private selection: Selection = { market: [], hand: [], stable: 0 };
   private help = true;
@@ -72,7 +66,8 @@ class HanseBoard implements Board {
     this.listenForInfo();
   }
 
-  render(view: GameView, context: HanseContext): void {
+  render(shown: GameView, context: HanseContext): void {
+    const view = viewOf(shown, "hanse");
     const sameTurn = this.view.round === view.round && JSON.stringify(this.view.market) === JSON.stringify(view.market) && this.context.you === context.you;
     if (!sameTurn || !context.interactive) this.selection = { market: [], hand: [], stable: 0 };
     this.updateCurtain(view, context);
@@ -85,7 +80,7 @@ class HanseBoard implements Board {
    * round's end, and when the page opens in the middle of a match (a reload) — a curtain
    * hides the table until the next player taps it (only then is their hand drawn). The
    * Rundentafel itself is never behind it: both players see it. */
-  private updateCurtain(view: GameView, context: HanseContext): void {
+  private updateCurtain(view: HanseView, context: HanseContext): void {
     const you = context.you;
     if (you === null || view.phase === "ende") {
       this.curtainFor = null;
@@ -96,7 +91,7 @@ class HanseBoard implements Board {
       this.shownFor = "round";
       return;
     }
-    if (context.sameDevice && this.shownFor === null && Array.isArray(view.moves) && view.moves.length > 0) {
+    if (context.sameDevice && this.shownFor === null && view.moves.length > 0) {
       // Opened or reloaded in the middle of a match: who sits in front of the device is unknown.
       this.curtainFor = you;
       return;
@@ -123,7 +118,7 @@ class HanseBoard implements Board {
    * as if tapped; the player still presses the button. False when it is not a legal move now. */
   suggest(text: string): boolean {
     const move = legalMoves(this.view).find((m) => m.text === text);
-    const fx = move?.effect as unknown as HanseEffect | undefined;
+    const fx = move?.effect;
     if (!fx || fx.type === "weiter" || !this.context.interactive) return false;
     const hand = this.players().me?.hand ?? [];
     const picked: number[] = [];
@@ -217,8 +212,8 @@ class HanseBoard implements Board {
     return this.context.names?.[seat] ?? `${lang() === "en" ? "Player" : "Spieler"} ${seat + 1}`;
   }
 
-  private players(): { me: Player | null; other: Player | null } {
-    const players = (this.view.players ?? []) as Player[];
+  private players(): { me: HansePlayer | null; other: HansePlayer | null } {
+    const players = this.view.players ?? [];
     const seat = this.context.you ?? 0;
     return { me: players[seat] ?? null, other: players[1 - seat] ?? null };
   }
@@ -247,7 +242,7 @@ class HanseBoard implements Board {
     if (this.roundEndOnOneDevice() || this.context.you === null) {
       // A spectator, or both players before the Rundentafel at one device: the open table,
       // both sides by name (second seat on top), no hand and no Handelskasten.
-      const [first, second] = (this.view.players ?? []) as Player[];
+      const [first, second] = this.view.players ?? [];
       if (second) this.root.append(this.opponentArea(second, this.seatName(1)));
       this.root.append(this.centre());
       if (first) this.root.append(this.opponentArea(first, this.seatName(0)));
@@ -262,7 +257,7 @@ class HanseBoard implements Board {
     // or at the match's end when its last round decided it. A match the table ended (resigned,
     // time, left, agreed) in a later round is "ende" too, but that round has no table: the
     // earlier round's Rundentafel must not stand over its cards.
-    const rounds = (this.view.rounds ?? []) as RoundTable[];
+    const rounds = this.view.rounds ?? [];
     const ended = rounds.at(-1);
     if ((this.view.phase === "pause" || this.view.phase === "ende") && ended && ended.round === this.view.round) this.root.append(this.roundTable(ended));
     // Last: opening the window must not move a card from under the pointer.
@@ -277,7 +272,7 @@ class HanseBoard implements Board {
     return node;
   }
 
-  private opponentArea(other: Player, who: string): HTMLElement {
+  private opponentArea(other: HansePlayer, who: string): HTMLElement {
     // A hand the view shows (a finished match, its replay) lies open; one a player holds
     // at the table stays face down (at one device's round end too, where both look).
     const open = other.hand !== null && (this.context.you === null || this.view.phase === "ende");
@@ -292,7 +287,7 @@ class HanseBoard implements Board {
     return el("section", { class: "hanse-side opponent", "data-seat": String(other.seat) }, known, backs, this.tokensLine(other, who));
   }
 
-  private tokensLine(player: Player, who: string): HTMLElement {
+  private tokensLine(player: HansePlayer, who: string): HTMLElement {
     const de = lang() !== "en";
     const rats = player.rats ? player.rats.join(", ") : player.rats_sizes.map((s) => (s === 5 ? "5+" : String(s))).join(", ");
     return el("p", { class: "hanse-tokens", "data-testid": `tokens-${player.seat}` },
@@ -306,19 +301,19 @@ class HanseBoard implements Board {
     const interactive = this.context.interactive && this.view.phase === "spiel";
     const market = el("div", { class: "hanse-market", "data-testid": "market" });
     const taken = [...this.selection.market];
-    for (const card of (this.view.market ?? []) as string[]) {
+    for (const card of this.view.market ?? []) {
       const index = taken.indexOf(card);
       const selected = index >= 0;
       if (selected) taken.splice(index, 1);
       market.append(this.card(card, { "data-testid": "market-card" }, interactive ? () => this.tapMarket(card, selected) : null, selected));
     }
     const piles = el("div", { class: "hanse-piles", "data-testid": "zinn-piles" },
-      ...((this.view.zinn_piles ?? []) as Array<{ good: string; left: number[] }>).map((pile) =>
+      ...(this.view.zinn_piles ?? []).map((pile) =>
         el("span", { class: "hanse-pile", "data-good": pile.good, "data-info": `zinn:${pile.good}` }, `${name(pile.good)}: ${pile.left.length ? `${pile.left[0]} (${pile.left.length})` : "–"}`)));
-    const ratsLeft = (this.view.rats_left ?? []) as number[];
+    const ratsLeft = this.view.rats_left ?? [];
     // A player counts the seals from their own side, as the result line does ("Verloren … (0 : 2)");
     // a spectator and two players at one device in seat order.
-    const seals = ownFirst((this.view.seals ?? [0, 0]) as number[], this.context.you, this.context.sameDevice ?? false);
+    const seals = ownFirst(this.view.seals ?? [0, 0], this.context.you, this.context.sameDevice ?? false);
     const info = el("p", { class: "hanse-info" },
       el("span", { "data-testid": "deck-count", "data-info": "deck" }, `${de ? "Stapel" : "Deck"}: ${String(this.view.deck_count)}`), " · ",
       el("span", { "data-testid": "rats-piles", "data-info": "rats" }, `${de ? "Ratsmarken" : "Ratsmarken"} 3: ${ratsLeft[0] ?? 0}, 4: ${ratsLeft[1] ?? 0}, 5+: ${ratsLeft[2] ?? 0}`), " · ",
@@ -328,7 +323,7 @@ class HanseBoard implements Board {
     return el("section", { class: "hanse-centre" }, market, piles, info);
   }
 
-  private ownArea(me: Player): HTMLElement {
+  private ownArea(me: HansePlayer): HTMLElement {
     const de = lang() !== "en";
     const interactive = this.context.interactive && this.view.phase === "spiel";
     const hand = el("div", { class: "hanse-hand own", "data-testid": "hand" });
@@ -348,7 +343,7 @@ class HanseBoard implements Board {
     const market = this.selection.market;
     if (card === HORSE) {
       // A Packpferd in the market stands for all of them (you take all or none).
-      const horses = ((this.view.market ?? []) as string[]).filter((c) => c === HORSE);
+      const horses = (this.view.market ?? []).filter((c) => c === HORSE);
       this.selection = { market: selected ? market.filter((c) => c !== HORSE) : [...market.filter((c) => c !== HORSE), ...horses], hand: [], stable: 0 };
     } else if (selected) {
       market.splice(market.indexOf(card), 1);
@@ -396,7 +391,7 @@ class HanseBoard implements Board {
     return box;
   }
 
-  private roundTable(table: RoundTable): HTMLElement {
+  private roundTable(table: HanseRound): HTMLElement {
     const de = lang() !== "en";
     // A spectator and both players at one device read it by the seats' names; a player sees "Du".
     const mine = (i: number): boolean => i === this.context.you && !this.context.sameDevice;
@@ -420,7 +415,7 @@ class HanseBoard implements Board {
   /** Who got the round's Ratssiegel, by the names the table uses: "Du bekommst das Ratssiegel"
    * for the player who got it, the other's name for the one who did not (the server says
    * "Spieler 1", which a player had to match to a seat). A round without a seal as the server says. */
-  private roundResult(table: RoundTable, mine: (seat: number) => boolean): string {
+  private roundResult(table: HanseRound, mine: (seat: number) => boolean): string {
     const de = lang() !== "en";
     const text = de ? table.de : table.en;
     if (typeof table.seal !== "number") return text;
@@ -448,7 +443,7 @@ class HanseBoard implements Board {
       this.countdown = window.setInterval(tick, 250);
       return line;
     }
-    const continueMove = legalMoves(this.view).find((m) => (m.effect as unknown as HanseEffect).type === "weiter");
+    const continueMove = legalMoves(this.view).find((m) => m.effect.type === "weiter");
     const button = el("button", { class: "button primary", "data-testid": "weiter" }, de ? "Weiter" : "Continue") as HTMLButtonElement;
     button.disabled = !continueMove || !this.context.interactive;
     if (continueMove) button.addEventListener("click", () => this.host.onMove(continueMove.text));

@@ -3,7 +3,7 @@
 // remain, the rules, and what it means for this seat now (what selling would bring,
 // whether it can still take the good, who would get the Stallmarke). Everything is read
 // from the seat's view, so nothing hidden can show here.
-import type { GameView } from "./board";
+import type { HansePlayer, HanseView } from "../protocol";
 import { GOODS, HAND_LIMIT, HORSE, NAMES_EN, PRECIOUS, RATS_RANGES } from "./hanse_selection";
 
 type Language = "de" | "en";
@@ -29,17 +29,6 @@ export const CARD_COUNTS: Record<string, number> = { Bernstein: 6, Gold: 6, Silb
 const RATS_MEANS: Record<number, number> = { 3: 2, 4: 5, 5: 9 };
 const STALLMARKE = 5;
 
-interface InfoPlayer {
-  seat: number;
-  hand_count: number;
-  stable: number;
-  known: string[];
-  hand: Array<{ card: string }> | null;
-  rats_count: number;
-  rats_sizes: number[];
-  rats: number[] | null;
-}
-
 export function parseTarget(text: string | undefined): InfoTarget | null {
   if (!text) return null;
   const [kind, arg] = text.split(":");
@@ -59,17 +48,17 @@ function cardName(card: string, language: Language): string {
   return language === "en" ? NAMES_EN[card] ?? card : card;
 }
 
-function players(view: GameView): InfoPlayer[] {
-  return (view.players ?? []) as InfoPlayer[];
+function players(view: Partial<HanseView>): HansePlayer[] {
+  return view.players ?? [];
 }
 
-function zinnLeft(view: GameView, good: string): number[] {
-  const pile = ((view.zinn_piles ?? []) as Array<{ good: string; left: number[] }>).find((p) => p.good === good);
+function zinnLeft(view: Partial<HanseView>, good: string): number[] {
+  const pile = (view.zinn_piles ?? []).find((p) => p.good === good);
   return pile ? pile.left : [];
 }
 
-function ratsLeft(view: GameView): number[] {
-  return (view.rats_left ?? [0, 0, 0]) as number[];
+function ratsLeft(view: Partial<HanseView>): number[] {
+  return view.rats_left ?? [0, 0, 0];
 }
 
 function count(list: string[], card: string): number {
@@ -77,14 +66,14 @@ function count(list: string[], card: string): number {
 }
 
 /** Who is "you" and who the other side, or null for a spectator (who sees seats by number). */
-function sides(view: GameView, you: number | null): { me: InfoPlayer | null; other: InfoPlayer | null } {
+function sides(view: Partial<HanseView>, you: number | null): { me: HansePlayer | null; other: HansePlayer | null } {
   const all = players(view);
   if (you === null) return { me: null, other: null };
   return { me: all[you] ?? null, other: all[1 - you] ?? null };
 }
 
 /** What selling `n` of `good` brings now (the engine's sale_tokens from the view's piles). */
-function saleText(view: GameView, good: string, n: number, language: Language): string {
+function saleText(view: Partial<HanseView>, good: string, n: number, language: Language): string {
   const de = language !== "en";
   const name = cardName(good, language);
   if (n === 0) return de ? `Du hast kein ${good} auf der Hand.` : `You hold no ${name}.`;
@@ -101,7 +90,7 @@ function saleText(view: GameView, good: string, n: number, language: Language): 
     : `Selling your ${n} ${name} now: ${tokens} ${sum === 1 ? "point" : "points"}${rats ? ` and a Ratsmarke (${rats})` : ""}.`;
 }
 
-function stallmarkeNow(view: GameView, you: number | null, language: Language): string {
+function stallmarkeNow(view: Partial<HanseView>, you: number | null, language: Language): string {
   const de = language !== "en";
   const all = players(view);
   if (all.length < 2) return "";
@@ -119,10 +108,10 @@ function stallmarkeNow(view: GameView, you: number | null, language: Language): 
   return de ? `Jetzt: dein Stall ${mine}, der des Gegners ${theirs} – die Stallmarke bekäme dein Gegner.` : `Now: your stable ${mine}, your opponent's ${theirs} – your opponent would get the Stallmarke.`;
 }
 
-function goodInfo(view: GameView, card: string, you: number | null, language: Language): CardInfo {
+function goodInfo(view: Partial<HanseView>, card: string, you: number | null, language: Language): CardInfo {
   const de = language !== "en";
   const { me, other } = sides(view, you);
-  const market = count((view.market ?? []) as string[], card);
+  const market = count(view.market ?? [], card);
   const lines: string[] = [];
   if (card === HORSE) {
     const all = players(view);
@@ -137,7 +126,7 @@ function goodInfo(view: GameView, card: string, you: number | null, language: La
     lines.push(stallmarkeNow(view, you, language));
     return { title: cardName(card, language), picture: { card }, lines };
   }
-  const discard = ((view.discard ?? {}) as Record<string, number>)[card] ?? 0;
+  const discard = (view.discard ?? {})[card] ?? 0;
   const inHand = me?.hand ? count(me.hand.map((c) => c.card), card) : 0;
   const known = other ? count(other.known, card) : 0;
   const seen = me?.hand
@@ -163,7 +152,7 @@ function goodInfo(view: GameView, card: string, you: number | null, language: La
   return { title: `${cardName(card, language)} · ${PRECIOUS.has(card) ? (de ? "Edelware" : "precious good") : (de ? "gewöhnliche Ware" : "common good")}`, picture: { card }, lines };
 }
 
-function deckInfo(view: GameView, you: number | null, language: Language): CardInfo {
+function deckInfo(view: Partial<HanseView>, you: number | null, language: Language): CardInfo {
   const de = language !== "en";
   const n = Number(view.deck_count ?? 0);
   const { other } = sides(view, you);
@@ -180,10 +169,10 @@ function deckInfo(view: GameView, you: number | null, language: Language): CardI
   return { title: de ? "Nachziehstapel" : "Deck", picture: { card: "" }, lines };
 }
 
-function zinnInfo(view: GameView, good: string, you: number | null, language: Language): CardInfo {
+function zinnInfo(view: Partial<HanseView>, good: string, you: number | null, language: Language): CardInfo {
   const de = language !== "en";
   const left = zinnLeft(view, good);
-  const piles = (view.zinn_piles ?? []) as Array<{ good: string; left: number[] }>;
+  const piles = view.zinn_piles ?? [];
   const empty = piles.filter((p) => p.left.length === 0).length;
   const lines = [
     left.length ? (de ? `Noch ${left.length} Marken, der wertvollste oben: ${left.join(" · ")}.` : `${left.length} tokens left, the most valuable on top: ${left.join(" · ")}.`)
@@ -197,7 +186,7 @@ function zinnInfo(view: GameView, good: string, you: number | null, language: La
   return { title: `${de ? "Zinnmarken" : "Zinnmarken"} · ${cardName(good, language)}`, picture: { tokens: left, label: cardName(good, language) }, lines };
 }
 
-function ratsInfo(view: GameView, you: number | null, language: Language): CardInfo {
+function ratsInfo(view: Partial<HanseView>, you: number | null, language: Language): CardInfo {
   const de = language !== "en";
   const left = ratsLeft(view);
   const lines = [
@@ -209,7 +198,7 @@ function ratsInfo(view: GameView, you: number | null, language: Language): CardI
     }),
     de ? "Ist der passende Stapel leer, gibt es für den Verkauf keine Ratsmarke mehr." : "When the matching pile is empty, the sale earns no Ratsmarke.",
   ];
-  const sizes = (p: InfoPlayer): string => p.rats_sizes.map((s) => (s === 5 ? "5+" : String(s))).join(", ");
+  const sizes = (p: HansePlayer): string => p.rats_sizes.map((s) => (s === 5 ? "5+" : String(s))).join(", ");
   for (const p of players(view)) {
     const who = you === null ? `${de ? "Spieler" : "Player"} ${p.seat + 1}` : p.seat === you ? (de ? "Deine" : "Yours") : (de ? "Gegner" : "Opponent");
     if (!p.rats_count) {
@@ -225,7 +214,7 @@ function ratsInfo(view: GameView, you: number | null, language: Language): CardI
   return { title: "Ratsmarken", picture: { tokens: [3, 4, 5].map((size) => RATS_RANGES[size]), label }, lines };
 }
 
-function stallmarkeInfo(view: GameView, you: number | null, language: Language): CardInfo {
+function stallmarkeInfo(view: Partial<HanseView>, you: number | null, language: Language): CardInfo {
   const de = language !== "en";
   return {
     title: "Stallmarke",
@@ -239,7 +228,7 @@ function stallmarkeInfo(view: GameView, you: number | null, language: Language):
 }
 
 /** The Karten-Info for `target` as seat `you` (null: a spectator) sees the table in `view`. */
-export function cardInfo(target: InfoTarget, view: GameView, you: number | null, language: Language): CardInfo {
+export function cardInfo(target: InfoTarget, view: Partial<HanseView>, you: number | null, language: Language): CardInfo {
   if (target.kind === "good") return goodInfo(view, target.card, you, language);
   if (target.kind === "deck") return deckInfo(view, you, language);
   if (target.kind === "zinn") return zinnInfo(view, target.good, you, language);

@@ -5,7 +5,7 @@
 // engine's describe_selection (shared/games/hanse/selection.py) step by step, with its
 // codes and its German and English sentences; tests/test_hanse_table_selection.py runs
 // both over many positions and selections and requires the same answer.
-import type { GameView, LegalMove } from "./board";
+import type { HanseEffect, HanseMove, HanseView } from "../protocol";
 
 export const HORSE = "Packpferd";
 export const GOODS = ["Bernstein", "Gold", "Silber", "Tuch", "Salz", "Pelz"] as const;
@@ -24,20 +24,8 @@ export interface CardSelection {
   stable: number;
 }
 
-/** The effect of a legal move as the engine sends it (shared/games/hanse/effects.py). */
-export interface HanseEffect {
-  type: string;
-  market_out: string[];
-  market_in: string[];
-  hand_out: string[];
-  stable: number;
-  zinn: number[];
-  zinn_sum: number;
-  ratsmarke: number | null;
-}
-
 export type Explanation =
-  | { ok: true; code: "ok"; de: string; en: string; move: LegalMove }
+  | { ok: true; code: "ok"; de: string; en: string; move: HanseMove }
   | { ok: false; code: string; de: string; en: string; move: null };
 
 function no(code: string, de: string, en: string): Explanation {
@@ -113,10 +101,9 @@ function sameCards(a: string[], b: string[]): boolean {
 }
 
 /** The legal move whose visible effect is exactly the selection, if any. */
-export function matchingMove(view: GameView, selection: CardSelection): LegalMove | null {
-  const moves = Array.isArray(view.legal_moves) ? (view.legal_moves as LegalMove[]) : [];
-  for (const move of moves) {
-    const fx = move.effect as unknown as HanseEffect;
+export function matchingMove(view: Partial<HanseView>, selection: CardSelection): HanseMove | null {
+  for (const move of view.legal_moves ?? []) {
+    const fx = move.effect;
     if (fx.type === "weiter") continue;
     if (sameCards(fx.market_out, selection.market) && sameCards(fx.hand_out, selection.hand) && Math.max(0, -fx.stable) === selection.stable) return move;
   }
@@ -128,14 +115,14 @@ interface OwnSide {
   stable: number;
 }
 
-function ownSide(view: GameView, seat: number): OwnSide {
-  const players = (view.players ?? []) as Array<{ hand: Array<{ card: string }> | null; stable: number }>;
+function ownSide(view: Partial<HanseView>, seat: number): OwnSide {
+  const players = view.players ?? [];
   const me = players[seat];
   return { hand: (me?.hand ?? []).map((c) => c.card), stable: me?.stable ?? 0 };
 }
 
 /** What the selection would do for `seat` (to move in `view`), or why it is not allowed. */
-export function explainSelection(view: GameView, seat: number, selection: CardSelection): Explanation {
+export function explainSelection(view: Partial<HanseView>, seat: number, selection: CardSelection): Explanation {
   const mk = counts(selection.market);
   const hd = counts(selection.hand.filter((c) => c !== HORSE));
   // A horse among "hand" cards means one from the stable (the engine reads it so too).
@@ -155,10 +142,10 @@ export function explainSelection(view: GameView, seat: number, selection: CardSe
   const goodsInHand = own.hand.length;
   const found = (): Explanation => {
     // Any market Packpferd stands for all of them.
-    const market = marketHorses ? ((view.market ?? []) as string[]).filter((c) => c === HORSE) : selection.market;
+    const market = marketHorses ? (view.market ?? []).filter((c) => c === HORSE) : selection.market;
     const move = matchingMove(view, { market, hand: selection.hand.filter((c) => c !== HORSE), stable });
     if (!move) return no("not_legal", "Diese Auswahl ist kein erlaubter Zug.", "This selection is not a legal move.");
-    return { ok: true, code: "ok", ...moveSentence(move.effect as unknown as HanseEffect), move };
+    return { ok: true, code: "ok", ...moveSentence(move.effect), move };
   };
   if (marketHorses) return found();
   if (marketGoods === 1 && !handGoods && !stable) {

@@ -3,19 +3,13 @@
 // their effects (target, source, stones that turn), Hilfe an from `help`.
 import { lang } from "../i18n";
 import { look } from "../look/look";
-import { type Board, type BoardContext, type BoardFactory, type BoardHost, CellKeys, type GameView, type LegalMove, legalMoves, svg } from "./board";
+import type { HexagonEffect, HexagonMove, HexagonView } from "../protocol";
+import { type Board, type BoardContext, type BoardFactory, type BoardHost, CellKeys, type GameView, legalMoves, svg, viewOf } from "./board";
 
 const SIZE = 30; // hex radius in SVG units
 const ROOT3 = Math.sqrt(3);
 const COLUMNS = "abcdefghi";
 const STRIP_X = -8.2 * SIZE; // the turn strip left of the board
-
-interface HexEffect {
-  kind: "clone" | "jump" | "pass";
-  from: string | null;
-  to: string | null;
-  turns: string[];
-}
 
 interface Cell {
   name: string;
@@ -75,7 +69,7 @@ class HexagonBoard implements Board {
   private readonly keys: CellKeys;
   private readonly strip = svg("rect", { class: "turn-strip", x: STRIP_X, y: -4.2 * ROOT3 * SIZE, width: 14, height: 8.4 * ROOT3 * SIZE, rx: 7 });
   private readonly passButton: HTMLButtonElement;
-  private view: GameView = {};
+  private view: Partial<HexagonView> = {};
   private context: BoardContext = { you: null, interactive: false, lastMove: null };
   private selected: string | null = null;
   private hovered: string | null = null;
@@ -93,7 +87,7 @@ class HexagonBoard implements Board {
     this.passButton.dataset.testid = "pass";
     this.passButton.hidden = true;
     this.passButton.addEventListener("click", () => {
-      const pass = legalMoves(this.view).find((m) => (m.effect as unknown as HexEffect).kind === "pass");
+      const pass = legalMoves(this.view).find((m) => m.effect.kind === "pass");
       if (pass && this.context.interactive) this.host.onMove(pass.text);
     });
     host.element.replaceChildren(this.root, this.passButton);
@@ -113,7 +107,7 @@ class HexagonBoard implements Board {
   }
 
   render(view: GameView, context: BoardContext): void {
-    this.view = view;
+    this.view = viewOf(view, "hexagon");
     this.context = context;
     // A new position: the old choice no longer means anything.
     if (this.selected && !this.ownStones().includes(this.selected)) this.selected = null;
@@ -141,11 +135,11 @@ class HexagonBoard implements Board {
   }
 
   private holes(): Set<string> {
-    return new Set((this.view.holes as string[] | undefined) ?? []);
+    return new Set(this.view.holes ?? []);
   }
 
   /** What a screen reader says for each Wabe: its name, what stands there, what a press would do. */
-  private labelCells(targets: Map<string, LegalMove & { fx: HexEffect }>, holes: Set<string>): void {
+  private labelCells(targets: Map<string, HexagonMove & { fx: HexagonEffect }>, holes: Set<string>): void {
     const en = lang() === "en";
     const { rubin, perle } = this.stones();
     const clones = new Set(this.moves().filter((m) => m.fx.kind === "clone").map((m) => m.fx.to));
@@ -166,13 +160,13 @@ class HexagonBoard implements Board {
     this.keys.refresh();
   }
 
-  private moves(): Array<LegalMove & { fx: HexEffect }> {
-    return this.context.interactive ? legalMoves(this.view).map((m) => ({ ...m, fx: m.effect as unknown as HexEffect })) : [];
+  private moves(): Array<HexagonMove & { fx: HexagonEffect }> {
+    return this.context.interactive ? legalMoves(this.view).map((m) => ({ ...m, fx: m.effect })) : [];
   }
 
   private stones(): { rubin: string[]; perle: string[] } {
-    const cells = (this.view.cells ?? {}) as { rubin?: string[]; perle?: string[] };
-    return { rubin: cells.rubin ?? [], perle: cells.perle ?? [] };
+    const cells = this.view.cells;
+    return { rubin: cells?.rubin ?? [], perle: cells?.perle ?? [] };
   }
 
   private ownStones(): string[] {
@@ -182,8 +176,8 @@ class HexagonBoard implements Board {
   }
 
   /** Targets of the selected stone: clone cells (green) next to it, jump cells (blue) from it. */
-  private targetsOf(stone: string | null): Map<string, LegalMove & { fx: HexEffect }> {
-    const targets = new Map<string, LegalMove & { fx: HexEffect }>();
+  private targetsOf(stone: string | null): Map<string, HexagonMove & { fx: HexagonEffect }> {
+    const targets = new Map<string, HexagonMove & { fx: HexagonEffect }>();
     if (!stone) return targets;
     const from = BY_NAME.get(stone)!;
     for (const move of this.moves()) {
@@ -225,7 +219,7 @@ class HexagonBoard implements Board {
   }
 
   /** The move a hover over ``name`` would make (to preview the stones that turn). */
-  private hoverMove(): (LegalMove & { fx: HexEffect }) | null {
+  private hoverMove(): (HexagonMove & { fx: HexagonEffect }) | null {
     if (!this.hovered) return null;
     const own = this.targetsOf(this.selected).get(this.hovered);
     if (own) return own;
@@ -234,7 +228,7 @@ class HexagonBoard implements Board {
 
   private draw(): void {
     const holes = this.holes();
-    const help = (this.view.help ?? null) as { clone_targets?: string[]; threatened?: string[] } | null;
+    const help = this.view.help ?? null;
     const helpClones = new Set(this.options.help && help ? help.clone_targets ?? [] : []);
     const targets = this.targetsOf(this.selected);
     const last = this.lastMoveCells();

@@ -7,7 +7,7 @@ import { boardFor } from "../boards";
 import type { Board } from "../boards/board";
 import { el } from "../dom";
 import { lang, onLangChange } from "../i18n";
-import type { Challenge, ChallengeSettings, ClientToServerEvents, Player, ServerToClientEvents } from "../protocol";
+import type { Challenge, ChallengeSettings, ClientToServerEvents, GameView, Player, ServerToClientEvents } from "../protocol";
 import { CHALLENGE_GAMES, CLOCKS, GAMES } from "./game_options";
 import { ct } from "./texts";
 import "./challenge.css";
@@ -212,7 +212,7 @@ export class ChallengeDesk {
     const query = encodeURIComponent(JSON.stringify(challenge.settings.options));
     fetch(`/api/games/${challenge.game}/preview?options=${query}`, { credentials: "same-origin", headers: { "X-Lang": lang() } })
       .then((response) => (response.ok ? response.json() : null))
-      .then((data: { view: Record<string, unknown> | null } | null) => {
+      .then((data: { view: GameView | null } | null) => {
         this.previews.get(challenge.id)?.destroy();
         this.previews.delete(challenge.id);
         if (!data) return;

@@ -5,7 +5,7 @@ import type { Board } from "../boards/board";
 import { boardFor } from "../boards/index";
 import { el } from "../dom";
 import { lang } from "../i18n";
-import type { TableClockSetting } from "../protocol";
+import type { GameView, TableClockSetting } from "../protocol";
 import { openLocalTable } from "./new_local_table";
 import { colourName, GAME_TITLES } from "../table/seat_names";
 import { tt } from "../table/texts";
@@ -142,10 +142,10 @@ export class StartPanel {
   private async showPreview(options: Record<string, unknown>): Promise<void> {
     const asked = ++this.previewAsked;
     const factory = boardFor(this.game);
-    let view: Record<string, unknown> | null = null;
+    let view: GameView | null = null;
     try {
       const response = await fetch(`/api/games/${this.game}/preview?options=${encodeURIComponent(JSON.stringify(options))}`, { credentials: "same-origin", headers: { "X-Lang": lang() } });
-      view = response.ok ? ((await response.json()) as { view: Record<string, unknown> | null }).view : null;
+      view = response.ok ? ((await response.json()) as { view: GameView | null }).view : null;
     } catch {
       view = null;
     }

@@ -2,7 +2,7 @@
 // Wartesaal refreshes it when it (re)connects and sets it on every postfach:changed.
 import { el } from "../dom";
 import { onLangChange } from "../i18n";
-import type { Postfach } from "../protocol";
+import type { Mailbox } from "../protocol";
 import { lobbyJson } from "../api";
 import { pt } from "../profile/texts";
 import "../profile/profile.css";
@@ -32,7 +32,7 @@ export class MailboxBadge {
 
   async refresh(): Promise<void> {
     try {
-      this.set((await lobbyJson<Postfach>("/api/postfach")).count);
+      this.set((await lobbyJson<Mailbox>("/api/postfach")).count);
     } catch {
       // Not signed in (any more) or the lobby away: the Wartesaal shows the connection state.
     }

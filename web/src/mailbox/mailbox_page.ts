@@ -3,7 +3,7 @@
 // they are away it waits for them in their Postfach. Ablehnen leaves them a note.
 import { el } from "../dom";
 import { lang } from "../i18n";
-import type { Invitation, Postfach, PostfachNote, User } from "../protocol";
+import type { Invitation, Mailbox, MailboxNote, User } from "../protocol";
 import { gameLabel } from "../profile/game_marks";
 import { lobbyJson } from "../api";
 import { profileLink } from "../profile/profile_link";
@@ -44,7 +44,7 @@ export class MailboxPage {
 
   private async load(): Promise<void> {
     try {
-      const box = await lobbyJson<Postfach>("/api/postfach");
+      const box = await lobbyJson<Mailbox>("/api/postfach");
       this.render(box);
       if (box.notes.some((n) => !n.read)) {
         // Seen now: the notes no longer count on the badge.
@@ -59,7 +59,7 @@ export class MailboxPage {
     }
   }
 
-  private render(box: Postfach): void {
+  private render(box: Mailbox): void {
     this.invitations.replaceChildren(...box.invitations.map((i) => this.invitationRow(i)));
     if (box.invitations.length === 0) this.invitations.append(el("li", { class: "empty" }, pt("mailboxEmpty")));
     this.notes.replaceChildren(...box.notes.map((n) => this.noteRow(n)));
@@ -94,7 +94,7 @@ export class MailboxPage {
     return row;
   }
 
-  private noteRow(note: PostfachNote): HTMLElement {
+  private noteRow(note: MailboxNote): HTMLElement {
     const invitation = note.invitation;
     const other = invitation.inviter.user_id === this.me.id ? invitation.invitee : invitation.inviter;
     const date = new Date(note.created_at).toLocaleString(lang(), { dateStyle: "short", timeStyle: "short" });

@@ -7,7 +7,7 @@ import { ApiError, lobbyJson } from "../api";
 import { el } from "../dom";
 import { lang, onLangChange, signed } from "../i18n";
 import { gameLabel } from "../profile/game_marks";
-import type { AufgabeAttempt, AufgabenOverview } from "../protocol";
+import type { GameView, PuzzleAttempt, PuzzlesOverview } from "../protocol";
 import { BoardStage } from "../table/board_stage";
 import { PUZZLE_GAMES, puzzlesHref } from "./aufgaben_links";
 import { at, sideName } from "./texts";
@@ -35,12 +35,12 @@ export class PuzzlesPage {
   private readonly body = el("div", { class: "aufgaben-body" }, this.boardWrap, this.side);
   private readonly onResize = () => this.fitBoard();
   private readonly stage: BoardStage;
-  private overview: AufgabenOverview | null = null;
-  private attempt: AufgabeAttempt | null = null;
+  private overview: PuzzlesOverview | null = null;
+  private attempt: PuzzleAttempt | null = null;
   private mode: Mode = "rated";
   private theme = "";
   private sending = false;
-  private replyFrom: { view: Record<string, unknown>; move: string } | null = null; // a right move, before its reply
+  private replyFrom: { view: GameView; move: string } | null = null; // a right move, before its reply
   private replyTimer = 0;
   private step = 0; // the solution step shown once the attempt has ended
   private timer = 0;
@@ -67,7 +67,7 @@ export class PuzzlesPage {
 
   private async load(): Promise<void> {
     try {
-      this.overview = await lobbyJson<AufgabenOverview>(`/api/aufgaben/${this.game}/uebersicht`);
+      this.overview = await lobbyJson<PuzzlesOverview>(`/api/aufgaben/${this.game}/uebersicht`);
       if (this.closed) return;
       await this.fetchAttempt();
     } catch (error) {
@@ -84,7 +84,7 @@ export class PuzzlesPage {
     if (this.mode !== "daily" && this.theme) query.set("thema", this.theme);
     const path = this.mode === "daily" ? `/api/aufgaben/${this.game}/daily` : `/api/aufgaben/${this.game}${query.size ? `?${query}` : ""}`;
     try {
-      this.attempt = await lobbyJson<AufgabeAttempt>(path);
+      this.attempt = await lobbyJson<PuzzleAttempt>(path);
       this.step = 0;
       this.stage.setFlipped(this.stage.turnedFor(this.attempt.seat));
     } catch (error) {
@@ -101,7 +101,7 @@ export class PuzzlesPage {
     this.problem.textContent = "";
     this.status.textContent = at("sending");
     try {
-      this.attempt = await lobbyJson<AufgabeAttempt>(`/api/aufgaben/${this.game}/versuch/${attempt.attempt_id}`, { ply: attempt.ply, move: text });
+      this.attempt = await lobbyJson<PuzzleAttempt>(`/api/aufgaben/${this.game}/versuch/${attempt.attempt_id}`, { ply: attempt.ply, move: text });
       if (this.attempt.reply_from) {
         this.replyFrom = { view: this.attempt.reply_from, move: text };
         window.clearTimeout(this.replyTimer);
@@ -125,7 +125,7 @@ export class PuzzlesPage {
 
   private async refreshOverview(): Promise<void> {
     try {
-      this.overview = await lobbyJson<AufgabenOverview>(`/api/aufgaben/${this.game}/uebersicht`);
+      this.overview = await lobbyJson<PuzzlesOverview>(`/api/aufgaben/${this.game}/uebersicht`);
     } catch {
       // the attempt itself says what changed; the head keeps the previous figures
     }
@@ -229,7 +229,7 @@ export class PuzzlesPage {
     this.head.replaceChildren(tabs, el("div", { class: "aufgaben-title" }, el("h2", {}, `${at("puzzlesFor")}: ${gameLabel(this.game)}`), figures));
   }
 
-  private drawStatus(attempt: AufgabeAttempt): void {
+  private drawStatus(attempt: PuzzleAttempt): void {
     this.status.dataset.status = attempt.status;
     if (attempt.status === "solved") this.status.textContent = at("solved");
     else if (attempt.status === "failed") this.status.textContent = `${at("wrongWas")} ${attempt.wrong_move ?? ""}: ${at(attempt.solution_from ? "failedSealed" : "failed")}`;
@@ -237,7 +237,7 @@ export class PuzzlesPage {
     else this.status.textContent = at("yourMove");
   }
 
-  private drawBoard(attempt: AufgabeAttempt): void {
+  private drawBoard(attempt: PuzzleAttempt): void {
     const views = attempt.solution_views;
     const interactive = attempt.status === "open" && !this.sending && !this.replyFrom;
     this.boardWrap.dataset.interactive = String(interactive);
@@ -256,7 +256,7 @@ export class PuzzlesPage {
     this.stage.render(attempt.view, { you: attempt.seat, interactive, lastMove: attempt.last_move });
   }
 
-  private drawResult(attempt: AufgabeAttempt): void {
+  private drawResult(attempt: PuzzleAttempt): void {
     if (attempt.status === "open") {
       this.result.replaceChildren();
       return;

@@ -3,7 +3,7 @@
 // them. The text record comes straight from the server (the engine's `record`).
 import { el } from "../dom";
 import { lang, onLangChange } from "../i18n";
-import type { TableResult, TableSeat } from "../protocol";
+import type { GameView, TableResult, TableSeat } from "../protocol";
 import { BoardStage } from "../table/board_stage";
 import { gameApi, gameUrl } from "../game_socket";
 import { MoveList } from "../table/move_list";
@@ -16,7 +16,7 @@ interface ReplayPly {
   move: string | null;
   seat: number | null;
   time_ms: number | null;
-  view: Record<string, unknown>;
+  view: GameView;
   /** The whole setup as one step (Battlegeneral), before move 1. */
   setup?: boolean;
 }

@@ -6,7 +6,7 @@ import type { Board } from "../boards/board";
 import { describeMove } from "../boards/hanse";
 import { boardFor } from "../boards/index";
 import { el } from "../dom";
-import type { Puzzle, PuzzleAnswer, PuzzleList, PuzzleMoveValue } from "../protocol";
+import type { GameView, Puzzle, PuzzleAnswer, PuzzleList, PuzzleMoveValue } from "../protocol";
 import { lobbyJson } from "../api";
 import { soloTabs } from "./solo_nav";
 import { st, starMarks } from "./texts";
@@ -23,9 +23,8 @@ function title(id: string, kind: Kind): string {
 }
 
 /** A move in words, as the Handelskasten says it ("Du verkaufst 3 Pelz: …"), from the view's effect. */
-function moveWords(view: Record<string, unknown>, text: string): string {
-  const moves = (view.legal_moves ?? []) as Array<{ text: string; effect: Parameters<typeof describeMove>[0] }>;
-  const found = moves.find((m) => m.text === text);
+function moveWords(view: GameView, text: string): string {
+  const found = view.game === "hanse" ? view.legal_moves.find((m) => m.text === text) : undefined;
   return found ? describeMove(found.effect) : text;
 }
 

@@ -4,7 +4,7 @@
 // step back through them without the client knowing the rules.
 import { el } from "../dom";
 import { lang, onLangChange } from "../i18n";
-import type { ErrorPayload, TablePresencePayload, TableSeat, TableStatePayload } from "../protocol";
+import type { ErrorPayload, GameView, TablePresencePayload, TableSeat, TableStatePayload } from "../protocol";
 import { ownFirst } from "../boards/board";
 import { BoardStage } from "./board_stage";
 import { TableClock } from "./clock";
@@ -24,6 +24,11 @@ import { resultReason, tt } from "./texts";
 
 const NOTICE_MS = 6000;
 
+/** The phase of games that have phases (Battlegeneral's setup, Battlehanse's pause between rounds). */
+function phaseOf(view: GameView): string | undefined {
+  return "phase" in view ? view.phase : undefined;
+}
+
 function minutesSeconds(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
@@ -40,7 +45,7 @@ export class TablePage {
   private socket: GameSocket | null = null;
   private stage: BoardStage | null = null;
   private state: TableStatePayload | null = null;
-  private readonly views = new Map<number, Record<string, unknown>>(); // ply → view seen
+  private readonly views = new Map<number, GameView>(); // ply → view seen
   private shownPly: number | null = null; // null: follow the game
   private readonly clock = new TableClock();
   private readonly moveList = new MoveList((ply) => this.show(ply));
@@ -197,7 +202,7 @@ export class TablePage {
   /** After the end every position is public: fetch them all, so ◀ ▶ reach back to the start. */
   private async loadAllViews(): Promise<void> {
     try {
-      const data = await gameApi<{ plies?: Array<{ ply: number; view: Record<string, unknown> }> }>(`/api/games/${this.gameId}`);
+      const data = await gameApi<{ plies?: Array<{ ply: number; view: GameView }> }>(`/api/games/${this.gameId}`);
       if (this.closed || !Array.isArray(data.plies)) return;
       for (const entry of data.plies) if (!this.views.has(entry.ply)) this.views.set(entry.ply, entry.view);
       this.draw();
@@ -304,7 +309,7 @@ export class TablePage {
    * its position): on the Rundentafel against the computer and once the match is over. */
   private syncReview(state: TableStatePayload): void {
     const finished = state.status === "finished";
-    const roundTable = state.status === "running" && state.mode === "computer" && state.view.phase === "pause";
+    const roundTable = state.status === "running" && state.mode === "computer" && phaseOf(state.view) === "pause";
     const wanted = state.game === "hanse" && state.you !== null && state.mode !== "same_device" && (finished || roundTable);
     if (this.review && (!wanted || (finished && !this.reviewAtEnd))) {
       this.review.close();
@@ -325,7 +330,7 @@ export class TablePage {
     const ply = this.currentPly();
     const following = ply === state.moves.length;
     const view = following ? state.view : this.views.get(ply) ?? state.view;
-    const interactive = following && state.status === "running" && state.you !== null && Array.isArray(state.view.legal_moves) && (state.view.legal_moves as unknown[]).length > 0;
+    const interactive = following && state.status === "running" && state.you !== null && (state.view.legal_moves?.length ?? 0) > 0;
     const pauseUntil = state.clocks.pause_until_ms;
     const pauseLeftMs = following && pauseUntil !== null ? pauseUntil - state.clocks.server_now_ms : null;
     // sameDevice: Battlehanse's curtain (HanseContext in boards/hanse.ts); other boards ignore it.
@@ -378,10 +383,10 @@ export class TablePage {
     const mover = this.toMove(state);
     const pauseUntil = state.clocks.pause_until_ms;
     if (state.status !== "running") line = this.resultLine();
-    else if (state.view.phase === "setup") line = this.setupLine(state);
+    else if (phaseOf(state.view) === "setup") line = this.setupLine(state);
     else if (state.you === null) line = tt("spectator");
     else if (pauseUntil !== null) line = pauseCountdownLine(pauseUntil, state.clocks.server_now_ms);
-    else if (state.view.phase === "pause" && interactive) line = pauseContinueLine();
+    else if (phaseOf(state.view) === "pause" && interactive) line = pauseContinueLine();
     else if (interactive || state.mode === "same_device") line = tt("yourTurn");
     else if (state.mode === "computer" && mover !== null && mover !== state.you) line = tt("computerThinks");
     else line = tt("theirTurn");
@@ -390,7 +395,8 @@ export class TablePage {
 
   /** Battlegeneral's setup, where both place at once: what is still to do and whether the other is ready. */
   private setupLine(state: TableStatePayload): string {
-    const setup = state.view.setup as { ready: boolean[]; remaining: Record<string, number> | null };
+    const setup = state.view.game === "general" ? state.view.setup : undefined;
+    if (!setup) return ""; // only Battlegeneral has a setup phase
     if (state.you === null) {
       const mark = (seat: number): string => (setup.ready[seat] ? "✓" : "…");
       return `${tt("spectator")} ${tt("setupWatching", { first: colourName(state.game, 0), a: mark(0), second: colourName(state.game, 1), b: mark(1) })}`;
@@ -491,7 +497,7 @@ export class TablePage {
     });
     this.controls.append(resign);
     // During a setup there is no move to take back and nothing to agree a draw on: only Aufgeben.
-    if (state.view.phase === "setup") return;
+    if (phaseOf(state.view) === "setup") return;
     if (state.mode === "wartesaal") {
       const draw = el("button", { type: "button", "data-testid": "draw-offer", disabled: state.offers.draw !== null }, tt("draw"));
       draw.addEventListener("click", () => this.emit("table:draw", "offer"));
@@ -507,7 +513,7 @@ export class TablePage {
       this.controls.append(undo);
       if (HintControl.offered(state) && this.socket) {
         this.hint ??= new HintControl(this.socket, this.gameId, (move) => this.stage?.suggest(move) ?? false, (message) => this.showNotice(message));
-        const yourTurn = this.shownPly === null && state.view.phase === "spiel" && Array.isArray(state.view.legal_moves) && state.view.legal_moves.length > 0;
+        const yourTurn = this.shownPly === null && phaseOf(state.view) === "spiel" && (state.view.legal_moves?.length ?? 0) > 0;
         this.hint.render(state, yourTurn);
         this.controls.append(this.hint.root);
       }
