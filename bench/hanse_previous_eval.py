@@ -1,4 +1,4 @@
-"""Frozen copy of Battlehanse's evaluation before issue 25, used by
+"""Frozen copy of Battlehanse's evaluation before the Jaipur evaluation, used by
 :mod:`bench.hanse_previous_stark` (the reference opponent; do not improve it).
 
 Battlehanse position value for one seat, in points (Zinn-/Ratsmarken, Stallmarke).

@@ -1,5 +1,5 @@
 """Frozen copy of Battlehanse Stark (and Mittel, Leicht) as they were before the Jaipur
-evaluation and the informed sampling search of issue 25: the fixed reference the new
+evaluation and the informed sampling search: the fixed reference the new
 Stark is measured against (``bench.hanse_duel``).  Kept as it was, so that ladders compare
 against the same opponent; do not improve it.  Its evaluation is
 :mod:`bench.hanse_previous_eval`."""

@@ -225,7 +225,7 @@ def create_app(config: settings.Settings) -> tuple[Flask, SocketIO]:
     allow_lobby_origin(app, config.lobby_url)
     sockets.register(socketio, config, pool, tables, publisher, connections, status)
     table_metrics.watch(socketio)
-    # Battlehanse alone (issue 8): Tipp and Rückblick.
+    # Battlehanse alone: Tipp and Rückblick.
     app.register_blueprint(review_blueprint(pool, config))
     solo_sockets.register(socketio, pool, tables, publisher,
                           HintDesk(tables, ai_protocol.celery_sender(celery_app), redis_client),

@@ -1,4 +1,4 @@
-"""How often each game was played and how its players rate it (the game page, issue 9).
+"""How often each game was played and how its players rate it (the game page).
 
 "Gespielt" counts finished games of a kind, every mode (Wartesaal, against the
 computer, two on one device): each is a game someone played through.  A player may

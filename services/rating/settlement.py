@@ -4,7 +4,7 @@ Runs inside the consumer's transaction (``shared.event_stream``), so everything 
 commits together with the record that the event was processed.  Exactly once per
 game: the event id (processed_events) and the game id (``rated_games``) both guard.
 
-Rules (issue 5, seeds 001/004):
+Rules (seeds 001/004):
 
 * computer and same-device tables change nothing;
 * a game counts from ten half-moves or three minutes (Battlegeneral, seed 002: from

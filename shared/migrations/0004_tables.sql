@@ -1,4 +1,4 @@
--- Game tables (issue 5): what a running table needs beyond the review columns of 0003.
+-- Game tables: what a running table needs beyond the review columns of 0003.
 --
 -- A table replays from (game, options, seed, moves, move_seats) as 0003 says; the
 -- columns here add who plays how (mode, strength), the clock, stakes, and what a

@@ -1,4 +1,4 @@
--- Challenges that started a game, and ratings (issue 5).
+-- Challenges that started a game, and ratings.
 
 -- The challenge a Wartesaal game came from.  The primary key is the last guard that
 -- a challenge starts at most one game, whatever several lobby processes believe.

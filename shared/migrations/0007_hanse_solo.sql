@@ -1,4 +1,4 @@
--- Battlehanse against the computer (issue 8): Zug zurück with a reshuffle, Tipp, Rückblick.
+-- Battlehanse against the computer: Zug zurück with a reshuffle, Tipp, Rückblick.
 --
 -- reshuffles: [[ply, seed], ...], one per Zug zurück at a computer table.  After the
 -- take-back the deck and the Ratsmarken piles are mixed with `seed` before move `ply`

@@ -1,4 +1,4 @@
--- The Postfach (issue 9): invitations to players who are not in the Wartesaal, and notes.
+-- The Postfach: invitations to players who are not in the Wartesaal, and notes.
 --
 -- An invitation carries the settings the inviter chose (they agree to them by sending).
 -- awaiting_user_id is whose answer it waits for: the invitee at first; when the invitee

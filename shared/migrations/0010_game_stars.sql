@@ -1,4 +1,4 @@
--- The players' star rating of each game (issue 9, the game page): one rating per
+-- The players' star rating of each game (the game page): one rating per
 -- player and game, 1 to 5, changeable.  Only someone with a finished game of that
 -- kind may rate; the lobby checks that against games before writing.
 CREATE TABLE game_stars (

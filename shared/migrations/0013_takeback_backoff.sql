@@ -1,4 +1,4 @@
--- ↶ Zurück back-off (issue 5): a declined takeback request may not be repeated at once.
+-- ↶ Zurück back-off: a declined takeback request may not be repeated at once.
 --
 -- Per seat (the one asking): how many of its requests the opponent declined in this
 -- game, and when the last decline was.  The next request waits 10 s × n² after it

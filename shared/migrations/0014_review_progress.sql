@@ -1,4 +1,4 @@
--- Batch reviews in parts, resumed promptly after a dead worker (issue 4).
+-- Batch reviews in parts, resumed promptly after a dead worker.
 --
 -- A review's judged moves ("points", in replay order) are split into parts of a few
 -- consecutive points, each part its own ai.review_game task, so several batch workers

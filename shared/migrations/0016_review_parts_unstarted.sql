@@ -1,4 +1,4 @@
--- Review parts handed out but never started (issue 4).
+-- Review parts handed out but never started.
 --
 -- review_parts.sent_at now means "handed out": set when the coordinating task plans a part
 -- (in the transaction that marks the review running, before any send) and when a sweep

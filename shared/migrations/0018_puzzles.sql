@@ -1,4 +1,4 @@
--- Aufgaben (issue 22): rated puzzles for every game, Glicko-2 for player and puzzle.
+-- Aufgaben: rated puzzles for every game, Glicko-2 for player and puzzle.
 --
 -- Everything is keyed by users.id: a guest who registers keeps that row (shared/accounts.py),
 -- so a guest's ratings, attempts and streaks carry over as their game results do.

@@ -9,7 +9,7 @@ from shared.schemas.lobby_events import CHALLENGE_CLOCKS, CHALLENGE_GAMES, PLAYE
 from shared.schemas.mechanism import Bool, Enum, Int, Json, ListOf, Optional, Record, Ref, Str, define
 from shared.schemas.table_events import AI_STRENGTHS, GAME_NAMES, MOVE_MAX_LENGTH
 
-# --- the game pages (issue 9: #/spiel/<game>, services/lobby/game_page_routes.py) ----
+# --- the game pages (#/spiel/<game>, services/lobby/game_page_routes.py) ----
 
 HTTP_RECORDS: dict[str, Record] = define(
     Record(
@@ -24,7 +24,7 @@ HTTP_RECORDS: dict[str, Record] = define(
 )
 
 
-# --- profiles, Postfach, Meine Partien statistics (issue 9: services/lobby/profile_routes.py,
+# --- profiles, Postfach, Meine Partien statistics (services/lobby/profile_routes.py,
 # services/lobby/mailbox_routes.py) ----------------------------------------------------
 
 INVITATION_STATUSES = ("open", "started", "declined", "withdrawn", "expired")
@@ -127,7 +127,7 @@ HTTP_RECORDS.update(define(
 
 
 
-# --- Battlehanse alone: Tagesmarkt and Handelsaufgaben (issue 8: services/lobby/daily_market_routes.py,
+# --- Battlehanse alone: Tagesmarkt and Handelsaufgaben (services/lobby/daily_market_routes.py,
 # services/lobby/hanse_puzzle_routes.py) -----------------------------------------------
 
 PUZZLE_KINDS = ("punkte", "bester_zug")
@@ -173,7 +173,7 @@ HTTP_RECORDS.update(define(
 ))
 
 
-# --- Aufgaben: rated puzzles per game (issue 22: services/lobby/puzzle_routes.py) -----------
+# --- Aufgaben: rated puzzles per game (services/lobby/puzzle_routes.py) -----------
 
 AUFGABE_GAMES = ("hexagon", "bullet", "general")
 AUFGABE_MODES = ("rated", "streak", "daily")

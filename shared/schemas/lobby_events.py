@@ -73,7 +73,7 @@ SERVER_EVENTS: dict[str, Event] = events(
 
 
 # --- challenges (the lobby's socket) -----------------------------------------------
-# Owned by the challenges (issue 5, services/lobby/challenges.py, shared/challenge.py).
+# Owned by the challenges (services/lobby/challenges.py, shared/challenge.py).
 
 CHALLENGE_CLOCKS = ("3+2", "5+3", "10+5", "15+10", "ohne")
 CHALLENGE_STATUSES = ("open", "agreed", "started", "declined", "withdrawn", "expired")

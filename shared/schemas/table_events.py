@@ -142,7 +142,7 @@ GAME_SERVER_EVENTS: dict[str, Event] = events(
 )
 
 
-# --- Battlehanse alone at the game service (issue 8): Tipp and Rückblick -----------
+# --- Battlehanse alone at the game service: Tipp and Rückblick -----------
 
 REVIEW_STATUSES = ("none", "queued", "running", "done", "failed")
 REVIEW_CLASSES = ("green", "yellow", "red")

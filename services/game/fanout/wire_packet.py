@@ -5,13 +5,13 @@ looking for ``bytes`` to send as attachments.  A table state carries an engine v
 with hundreds of nested values, so that walk cost more CPU than the rules, the
 database and Redis together (profiled under bench/tables.py).  The game service
 never sends bytes (``json`` would refuse them loudly), so the walk is skipped.
-Incoming packets are decoded as before: their type on the wire says whether they
+Incoming packets are decoded as python-socketio does: their type on the wire says whether they
 carry attachments.
 
 A table state goes to its seat's sockets on this process and, through the Redis
-message queue, to the other processes: it used to be encoded to JSON twice (the
-packet, the queue message) and the queue message decoded once more by this very
-process's listener, only to be dropped as its own.  Now a payload is encoded once
+message queue, to the other processes.  Encoding it for each (the packet, the queue
+message), and decoding the queue message once more in this very process's listener
+only to drop it as its own, would triple the JSON work; so a payload is encoded once
 (:class:`RawJson`), spliced as text into both the packet and the queue message, and
 the listener drops this process's own messages by their first bytes, undecoded.
 """

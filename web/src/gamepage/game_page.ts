@@ -1,4 +1,4 @@
-// #/spiel/<game>: a game's own page (issue 9, modelled on seed 002's opening): the pitch,
+// #/spiel/<game>: a game's own page (modelled on seed 002's opening): the pitch,
 // the controls, how often it was played, the players' stars, Kostenlos spielen, and the
 // Anleitung — "In 60 Sekunden" first, then the full rules. #/spiel lists the four games.
 import "./game_page.css";
