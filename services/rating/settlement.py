@@ -28,11 +28,11 @@ import psycopg
 
 from shared import elo, ledger
 from shared.event_stream import StreamEvent
+from shared.games.table_reason import TableReason
 
 POINTS = {1.0: 10, 0.5: 0, 0.0: -10}
 POT_REASON = "pot"
 RETURN_REASON = "stake_return"
-LEFT_REASON = "verlassen"  # services.game.table's reason when a player left
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def counted(payload: dict[str, Any]) -> bool:
     plies, duration = int(payload.get("plies", 0)), int(payload.get("duration_ms", 0))
     if rule.plies is not None and plies >= rule.plies:
         return True
-    left = (payload.get("result") or {}).get("reason") == LEFT_REASON
+    left = (payload.get("result") or {}).get("reason") == TableReason.LEFT
     if left and rule.left_duration_ms is not None and duration >= rule.left_duration_ms:
         return True
     return duration >= rule.duration_ms

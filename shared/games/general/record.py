@@ -30,14 +30,15 @@ import re
 from typing import TYPE_CHECKING
 
 from shared.games.base import BadNotation, GameError, Outcome
+from shared.games.general.moves import GeneralReason
 from shared.games.general.notation import format_move, parse_move_text
 from shared.games.general.state import State, ply_records
 
 if TYPE_CHECKING:
     from shared.games.general.engine import GeneralGame
 
-# Reasons the rules decide (shared.games.general.moves); any other reason is the table's.
-RULES_ENDINGS = frozenset({"fahne_erobert", "keine_zuege", "beide_blockiert", "zweihundert_zuege"})
+# Reasons the rules decide; any other reason is the table's.
+RULES_ENDINGS = frozenset(GeneralReason)
 _HEADER = re.compile(r'^\[(\w+) "(.*)"\]$')
 _MOVE_TOKEN = re.compile(r"(\d+)\.|([a-j](?:10|[1-9])[-x][a-j](?:10|[1-9])(?: ?\((?:10|[1-9SBF]):(?:10|[1-9SBF])\))?)", re.IGNORECASE)
 

@@ -11,6 +11,7 @@ before).  When a round gives the deciding seal the match ends at once (no pause)
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Any
 
 from shared.games.base import BadNotation, BadOptions, Game, MoveInfo, Outcome, Seat
@@ -32,10 +33,20 @@ from shared.games.hanse.view import build_view
 DEFAULT_OPTIONS = {"first": 0, "seals_to_win": 2}
 
 
-class HanseGame(Game):
+class HanseReason(StrEnum):
+    """How the rules end a match of Battlehanse: one seat holds the seals it needed."""
+
+    SEALS = "ratssiegel"
+
+
+class HanseGame(Game[State, int]):
+    """Battlehanse; also offers :class:`~shared.games.capabilities.RoundPauses`,
+    :class:`~shared.games.capabilities.Reshuffles` and :class:`~shared.games.capabilities.FastPlay`."""
+
     name = "hanse"
     title = "Battlehanse"
     seat_names = (("Spieler 1", "Player 1"), ("Spieler 2", "Player 2"))
+    reasons = HanseReason
 
     # ---- options and creation -------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -99,7 +110,7 @@ class HanseGame(Game):
         # Neutral words: the same text follows "Gewonnen!" and "Verloren." (the seals stand behind it).
         return Outcome(
             winner,
-            "ratssiegel",
+            HanseReason.SEALS,
             "Entschieden nach Ratssiegeln",
             "decided on council seals",
             (float(state.seals[0]), float(state.seals[1])),
