@@ -16,7 +16,7 @@ from typing import Any
 
 from shared.games.base import BadNotation, BadOptions, Game, MoveInfo, Outcome, Seat
 from shared.games.hanse.cards import GOODS, HORSE, NAMES_DE, ZINN
-from shared.games.hanse.conclusion import conclude, conclude_from_record, end_header, table_outcome
+from shared.games.hanse.conclusion import conclude, end_header, table_outcome
 from shared.games.hanse.determinize import state_from_view
 from shared.games.hanse.effects import effect
 from shared.games.hanse.moves import legal, step
@@ -186,7 +186,7 @@ class HanseGame(Game[State, int]):
         return write_record(state, headers, f"{state.seals[0]}-{state.seals[1]}", f"{result.de} / {result.en}")
 
     def parse_record(self, text: str) -> State:
-        return conclude_from_record(read_record(text), text)
+        return read_record(text)
 
     # ---- analysis ------------------------------------------------------------
     def perft(self, state: State, depth: int) -> int:
