@@ -55,14 +55,14 @@ def play_game(
     for seat in (0, 1):
         while seat in GAME.to_move(state):
             view = GAME.view(state, seat)
-            state = GAME.apply(state, player.choose_move(view, strengths[seat], time.monotonic() + budget_s, rng), seat)
+            state = GAME.apply(state, player.PLAYER.choose_move(view, strengths[seat], time.monotonic() + budget_s, rng), seat)
     times: list[float] = []
     plies = 0
     while GAME.outcome(state) is None and plies < max_plies:
         seat = GAME.to_move(state)[0]
         view = GAME.view(state, seat)
         started = time.monotonic()
-        text = player.choose_move(view, strengths[seat], started + budget_s, rng, max_samples=samples)
+        text = player.PLAYER.choose_move(view, strengths[seat], started + budget_s, rng, max_samples=samples)
         if strengths[seat] == "stark":
             times.append(time.monotonic() - started)
         state = GAME.apply(state, text, seat)
@@ -139,7 +139,7 @@ def stark_speed(budget_s: float, positions: int = 6, seed: int = 3) -> dict[str,
     for seat in (0, 1):
         while seat in GAME.to_move(state):
             state = GAME.apply(
-                state, player.choose_move(GAME.view(state, seat), "stark", time.monotonic() + 1, rng), seat
+                state, player.PLAYER.choose_move(GAME.view(state, seat), "stark", time.monotonic() + 1, rng), seat
             )
     samples = 0
     nodes = 0
@@ -161,12 +161,12 @@ def stark_speed(budget_s: float, positions: int = 6, seed: int = 3) -> dict[str,
         seconds += took
         per_move.append(done)
         within += took <= budget_s * 1.1
-        state = GAME.apply(state, player.choose_move(view, "mittel", time.monotonic() + 1, rng), seat)
+        state = GAME.apply(state, player.PLAYER.choose_move(view, "mittel", time.monotonic() + 1, rng), seat)
         for _ in range(6):  # a few Mittel moves so the positions differ
             if GAME.outcome(state) is not None:
                 break
             s = GAME.to_move(state)[0]
-            state = GAME.apply(state, player.choose_move(GAME.view(state, s), "mittel", time.monotonic() + 1, rng), s)
+            state = GAME.apply(state, player.PLAYER.choose_move(GAME.view(state, s), "mittel", time.monotonic() + 1, rng), s)
     return {
         "budget_s": budget_s,
         "samples_per_second": round(samples / seconds, 1) if seconds else None,

@@ -45,7 +45,7 @@ def play_match(
         view = GAME.view(state, seat)
         started = time.monotonic()
         stark_samples = samples if strengths[seat] == "stark" else None
-        text = player.choose_move(view, strengths[seat], started + budget_s, rng, max_samples=stark_samples)
+        text = player.PLAYER.choose_move(view, strengths[seat], started + budget_s, rng, max_samples=stark_samples)
         if strengths[seat] == "stark":
             times.append(time.monotonic() - started)
         state = GAME.apply(state, text, seat)
@@ -85,14 +85,14 @@ def stark_speed(budget_s: float, positions: int = 12, seed: int = 5) -> dict[str
         if len(view["legal_moves"]) > 1:
             stats: dict[str, int] = {}
             started = time.monotonic()
-            player.choose_move(view, "stark", started + budget_s, rng, stats=stats)
+            player.PLAYER.choose_move(view, "stark", started + budget_s, rng, stats=stats)
             took = time.monotonic() - started
             seconds += took
             within += took <= budget_s * 1.1
             measured += 1
             nodes += stats.get("nodes", 0)
             samples_seen.append(stats.get("samples", 0))
-        text = player.choose_move(view, "mittel", time.monotonic() + 1, rng)
+        text = player.PLAYER.choose_move(view, "mittel", time.monotonic() + 1, rng)
         state = GAME.apply(state, text, seat)
     return {
         "budget_s": budget_s,

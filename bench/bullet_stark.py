@@ -100,7 +100,7 @@ def depth_in_time(positions: int, seconds: list[float]) -> dict[str, Any]:
         for i, state in enumerate(bench_positions(positions)):
             stats: dict[str, int] = {}
             started = time.monotonic()
-            current.choose_move(GAME.view(state, state.side), "stark", started + budget, random.Random(i), stats=stats)
+            current.PLAYER.choose_move(GAME.view(state, state.side), "stark", started + budget, random.Random(i), stats=stats)
             depths.append(stats["depth"])
             rates.append(stats["nodes"] / (time.monotonic() - started))
         report[f"{budget:g}s"] = {"mean_depth": round(statistics.fmean(depths), 2), "min_depth": min(depths),
@@ -112,9 +112,9 @@ def calibrate(positions: int, seconds: float) -> dict[str, Any]:
     old_nodes, new_nodes = [], []
     for i, state in enumerate(bench_positions(positions, seed=23)):
         view = GAME.view(state, state.side)
-        for player, sink in ((previous, old_nodes), (current, new_nodes)):
+        for choose_move, sink in ((previous.choose_move, old_nodes), (current.PLAYER.choose_move, new_nodes)):
             stats: dict[str, int] = {}
-            player.choose_move(view, "stark", time.monotonic() + seconds, random.Random(i), stats=stats)
+            choose_move(view, "stark", time.monotonic() + seconds, random.Random(i), stats=stats)
             sink.append(stats["nodes"])
     return {"seconds": seconds, "positions": positions, "old_nodes": int(statistics.median(old_nodes)),
             "new_nodes": int(statistics.median(new_nodes)),
@@ -143,7 +143,7 @@ def new_stark(view: dict[str, Any], rng: random.Random, nodes: int, options: dic
               weights: dict[str, float] | None = None) -> str:
     """Stark's move at a node budget; ``options`` / ``weights`` override its defaults (experiments)."""
     if not options and not weights:
-        return current.choose_move(view, "stark", time.monotonic() + SAFETY_S, rng, node_limit=nodes)
+        return current.PLAYER.choose_move(view, "stark", time.monotonic() + SAFETY_S, rng, node_limit=nodes)
     root, fallback = _view_root(view)
     move, _value, _ctx = bullet_search.stark_best(root, current.STARK_MAX_DEPTH, time.monotonic() + SAFETY_S, nodes,
                                                   rng, {**bullet_search.STARK_WEIGHTS, **(weights or {})}, options)

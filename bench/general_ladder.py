@@ -47,8 +47,8 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from bench import ladder_results
@@ -63,14 +63,18 @@ from shared.games.general.state import MOVED, ply_records
 GAME = get_game("general")
 SAFETY_S = 120.0
 MAX_PLIES = 1000
-# opponent name -> (player module, strength)
-OPPONENTS: dict[str, tuple[ModuleType, str]] = {
-    "previous": (previous_player, "stark"),
-    "mittel": (new_player, "mittel"),
+# A player's choose_move: the previous player's module function, the new one's Player method.
+ChooseMove = Callable[..., str]
+NEW_CHOOSE_MOVE: ChooseMove = new_player.PLAYER.choose_move
+# opponent name -> (choose_move, strength)
+OPPONENTS: dict[str, tuple[ChooseMove, str]] = {
+    "previous": (previous_player.choose_move, "stark"),
+    "mittel": (NEW_CHOOSE_MOVE, "mittel"),
 }
 HIGH_RANK = 8
 # The modules whose ``time.monotonic`` is a Stark's clock (the player and its search).
 CLOCKED = ("services.ai_worker.players.general", "services.ai_worker.players.general_search",
+           "services.ai_worker.players.player",
            "bench.general_previous.player", "bench.general_previous.search")
 
 
@@ -78,18 +82,18 @@ class _CpuClock:
     monotonic = staticmethod(time.process_time)
 
 
-def _think(module: ModuleType, view: dict[str, Any], strength: str, rng: random.Random, samples: int,
+def _think(choose_move: ChooseMove, view: dict[str, Any], strength: str, rng: random.Random, samples: int,
            budget_s: float | None, cpu: bool) -> str:
-    """One move of ``module``: ``samples`` sampled positions, or (``samples`` 0) until ``budget_s``
+    """One move by ``choose_move``: ``samples`` sampled positions, or (``samples`` 0) until ``budget_s``
     of wall time, or of CPU time with ``cpu``."""
     if not cpu or samples or not budget_s:
         deadline = time.monotonic() + (budget_s if not samples and budget_s else SAFETY_S)
-        return module.choose_move(view, strength, deadline, rng, max_samples=samples or None)
+        return choose_move(view, strength, deadline, rng, max_samples=samples or None)
     clocked = [sys.modules[name] for name in CLOCKED if name in sys.modules]
     for mod in clocked:
         mod.time = _CpuClock
     try:
-        return module.choose_move(view, strength, time.process_time() + budget_s, rng, max_samples=None)
+        return choose_move(view, strength, time.process_time() + budget_s, rng, max_samples=None)
     finally:
         for mod in clocked:
             mod.time = time
@@ -137,26 +141,26 @@ def _strike_context(state: Any, seat: int, ply: int, rank: int) -> list[int]:
     return [ply, rank, alive.count(MINER), sum(r <= MOVABLE_MAX for r in alive), unmoved]
 
 
-def play_game(sides: tuple[tuple[ModuleType, str], tuple[ModuleType, str]], seed: int, samples: int,
+def play_game(sides: tuple[tuple[ChooseMove, str], tuple[ChooseMove, str]], seed: int, samples: int,
               max_plies: int = MAX_PLIES, budget_s: float | None = None, cpu: bool = False) -> dict[str, Any]:
-    """One game, ``sides[seat]`` = (player module, strength); Stark sides search ``samples``,
+    """One game, ``sides[seat]`` = (its choose_move, strength); Stark sides search ``samples``,
     or with ``samples`` 0 until ``budget_s`` after the move was asked for."""
     rng = random.Random(seed)
     state = GAME.new_game({}, seed)
     for seat in (0, 1):
-        module, strength = sides[seat]
+        choose_move, strength = sides[seat]
         while seat in GAME.to_move(state):
             view = GAME.view(state, seat)
-            state = GAME.apply(state, module.choose_move(view, strength, time.monotonic() + SAFETY_S, rng), seat)
+            state = GAME.apply(state, choose_move(view, strength, time.monotonic() + SAFETY_S, rng), seat)
     seconds = [0.0, 0.0]
     moves = [0, 0]
     strikes: list[list[list[int]]] = [[], []]
     plies = 0
     while GAME.outcome(state) is None and plies < max_plies:
         seat = GAME.to_move(state)[0]
-        module, strength = sides[seat]
+        choose_move, strength = sides[seat]
         started = time.process_time() if cpu else time.monotonic()
-        text = _think(module, GAME.view(state, seat), strength, rng, samples, budget_s, cpu)
+        text = _think(choose_move, GAME.view(state, seat), strength, rng, samples, budget_s, cpu)
         seconds[seat] += (time.process_time() if cpu else time.monotonic()) - started
         moves[seat] += 1
         before = state
@@ -186,7 +190,7 @@ def _row(opponent: str, index: int, samples: int, max_plies: int, budget_s: floa
          cpu: bool = False) -> dict[str, Any]:
     new_seat = index % 2
     sides = [OPPONENTS[opponent], OPPONENTS[opponent]]
-    sides[new_seat] = (new_player, "stark")
+    sides[new_seat] = (NEW_CHOOSE_MOVE, "stark")
     started = time.monotonic()
     result = play_game((sides[0], sides[1]), 5000 + index, samples, max_plies, budget_s, cpu)
     return {"opponent": opponent, "samples": samples, "budget_s": None if samples else budget_s,
@@ -263,19 +267,19 @@ def speed(samples: int, positions: int = 12, seed: int = 3) -> dict[str, Any]:
         game_seed += 1
         for seat in (0, 1):
             while seat in GAME.to_move(state):
-                state = GAME.apply(state, new_player.choose_move(GAME.view(state, seat), "mittel",
+                state = GAME.apply(state, NEW_CHOOSE_MOVE(GAME.view(state, seat), "mittel",
                                                                  time.monotonic() + SAFETY_S, rng), seat)
         ply = 0
         while GAME.outcome(state) is None and taken < positions and ply < 400:
             seat = GAME.to_move(state)[0]
             view = GAME.view(state, seat)
             if ply % 20 == 10:
-                for name, module in (("new", new_player), ("previous", previous_player)):
+                for name, choose_move in (("new", NEW_CHOOSE_MOVE), ("previous", previous_player.choose_move)):
                     started = time.monotonic()
-                    module.choose_move(view, "stark", started + SAFETY_S, random.Random(ply), max_samples=samples)
+                    choose_move(view, "stark", started + SAFETY_S, random.Random(ply), max_samples=samples)
                     times[name].append(time.monotonic() - started)
                 taken += 1
-            state = GAME.apply(state, new_player.choose_move(view, "mittel", time.monotonic() + SAFETY_S, rng), seat)
+            state = GAME.apply(state, NEW_CHOOSE_MOVE(view, "mittel", time.monotonic() + SAFETY_S, rng), seat)
             ply += 1
     return {
         "samples": samples,

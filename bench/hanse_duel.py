@@ -33,12 +33,14 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bench import ladder_results
 from bench.ai_general import wilson_interval
 from bench.hanse_tune import weights_from_file
+from services.ai_worker.players import player as player_frame
 from shared.games import get_game
 
 GAME = get_game("hanse")
@@ -50,6 +52,12 @@ MODULES = {
 SAFETY_S = 120.0  # only a guard against a hung search: the effort is fixed by samples
 
 
+def choose_move_of(name: str) -> Callable[..., str]:
+    """The choose_move of player ``name``: the new player's is its Player's, the others are modules'."""
+    module = importlib.import_module(MODULES[name])
+    return module.PLAYER.choose_move if name == "new" else module.choose_move
+
+
 class Player:
     """One side of a duel: its module, strength, and its effort per move."""
 
@@ -59,6 +67,7 @@ class Player:
         parts = spec.split(":")
         name = parts.pop(0) if parts[0] in MODULES else "new"
         self.module = importlib.import_module(MODULES[name])
+        self.choose_move = choose_move_of(name)
         self.strength = parts[0] if parts else "expert"
         self.samples = int(parts[1]) if len(parts) > 1 else None
         self.cpu_s = float(cpu) if cpu else None
@@ -67,17 +76,20 @@ class Player:
 
     def choose(self, view: dict[str, Any], rng: random.Random, stats: dict[str, int]) -> str:
         if self.cpu_s is None:
-            return self.module.choose_move(view, self.strength, time.monotonic() + SAFETY_S, rng,
-                                           max_samples=self.samples, stats=stats, **self.extra)
-        # The player reads its deadline from time.monotonic(): for this move its clock is
-        # the CPU time this process spent, so another process's load costs it nothing.
-        real = self.module.time
-        self.module.time = _CPU_CLOCK
+            return self.choose_move(view, self.strength, time.monotonic() + SAFETY_S, rng,
+                                    max_samples=self.samples, stats=stats, **self.extra)
+        # The player reads its deadline from time.monotonic() (in its module and in the
+        # players' common frame): for this move its clock is the CPU time this process
+        # spent, so another process's load costs it nothing.
+        clocked = (self.module, player_frame)
+        for module in clocked:
+            module.time = _CPU_CLOCK
         try:
-            return self.module.choose_move(view, self.strength, time.process_time() + self.cpu_s, rng,
-                                           max_samples=self.samples, stats=stats, **self.extra)
+            return self.choose_move(view, self.strength, time.process_time() + self.cpu_s, rng,
+                                    max_samples=self.samples, stats=stats, **self.extra)
         finally:
-            self.module.time = real
+            for module in clocked:
+                module.time = time
 
 
 class _CpuClock:
@@ -166,7 +178,7 @@ def speed(positions: int, budget_s: float, seed: int = 5) -> dict[str, Any]:
     report = {}
     views = []
     rng = random.Random(seed)
-    mittel = importlib.import_module(MODULES["new"])
+    mittel = choose_move_of("new")
     game_seed = seed
     while len(views) < positions:
         state = GAME.new_game({}, game_seed)
@@ -177,10 +189,10 @@ def speed(positions: int, budget_s: float, seed: int = 5) -> dict[str, Any]:
             view = GAME.view(state, seat)
             if len(view["legal_moves"]) > 1 and ply % 4 == 1:
                 views.append(view)
-            state = GAME.apply(state, mittel.choose_move(view, "mittel", time.monotonic() + SAFETY_S, rng), seat)
+            state = GAME.apply(state, mittel(view, "mittel", time.monotonic() + SAFETY_S, rng), seat)
             ply += 1
     for name in ("previous", "new"):
-        module = importlib.import_module(MODULES[name])
+        choose_move = choose_move_of(name)
         samples = nodes = 0
         plies: list[float] = []
         cpu = 0.0
@@ -189,7 +201,7 @@ def speed(positions: int, budget_s: float, seed: int = 5) -> dict[str, Any]:
             started = time.process_time()
             wall = time.monotonic()
             # The deadline is wall time; the CPU it bought is what is counted.
-            module.choose_move(view, "stark", wall + budget_s, random.Random(1), stats=stats)
+            choose_move(view, "stark", wall + budget_s, random.Random(1), stats=stats)
             cpu += time.process_time() - started
             samples += stats["samples"]
             nodes += stats["nodes"]

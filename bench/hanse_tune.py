@@ -67,7 +67,7 @@ def positions(matches: int, deals: int, shard: str, out: Path) -> int:
                 if state.phase == PLAY and rng.random() < RANDOM_SHARE:
                     text = rng.choice(view["legal_moves"])["text"]
                 else:
-                    text = stark.choose_move(view, "stark", time.monotonic() + SAFETY_S, rng, max_samples=deals)
+                    text = stark.PLAYER.choose_move(view, "stark", time.monotonic() + SAFETY_S, rng, max_samples=deals)
                 state = GAME.apply(state, text, seat)
                 if state.phase != PLAY and in_round:
                     players = state.rounds[-1]["players"]

@@ -36,7 +36,7 @@ def play_game(game_name: str, player: ModuleType, strengths: tuple[str, str], op
         stats: dict[str, int] = {}
         started = time.monotonic()
         limit = stark_nodes if strengths[seat] == "stark" else None
-        text = player.choose_move(view, strengths[seat], started + budget_s, rng, node_limit=limit, stats=stats)
+        text = player.PLAYER.choose_move(view, strengths[seat], started + budget_s, rng, node_limit=limit, stats=stats)
         took = time.monotonic() - started
         if strengths[seat] == "stark" and stats:
             stark_log.append((took, stats["nodes"], stats["depth"]))

@@ -140,9 +140,9 @@ def calibrate(positions: int, seed: int = 7) -> dict[str, Any]:
                 view = game.view(state, seat)
                 if len(view.get("legal_moves") or []) > 1 and ply % 3 == 0 and view.get("phase") != "setup":
                     stats: dict[str, int] = {}
-                    player.choose_move(view, "stark", time.monotonic() + budget, rng, stats=stats)
+                    player.PLAYER.choose_move(view, "stark", time.monotonic() + budget, rng, stats=stats)
                     efforts.append(stats[EFFORT_UNIT[game_name]])
-                state = game.apply(state, player.choose_move(view, "mittel", time.monotonic() + SAFETY_S, rng), seat)
+                state = game.apply(state, player.PLAYER.choose_move(view, "mittel", time.monotonic() + SAFETY_S, rng), seat)
                 ply += 1
         report[game_name] = {"budget_s": round(budget, 3), "unit": EFFORT_UNIT[game_name],
                              "median": int(statistics.median(efforts)), "min": min(efforts), "max": max(efforts),

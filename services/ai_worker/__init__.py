@@ -10,7 +10,7 @@ Modules
 ``review``       queueing reviews; ``python -m services.ai_worker.review --from … --to …``.
 ``puzzles``      ``ai.puzzles`` (batch) and ``python -m services.ai_worker.puzzles --game G --count N``:
                  the Aufgaben files ``shared/data/puzzles/<game>.json``.
-``players``      one computer player per game (``choose_move``, ``analyse``, ``value_of``).
+``players``      one computer player per game (``PLAYER.choose_move``, ``analyse``, ``value_of``).
 
 The request/answer records are in ``shared/schemas/ai_messages.py``; the messages and the
 game service's side (``MoveRequester``, ``AnswerInbox``) in ``shared/ai_protocol.py``, which explains the delivery

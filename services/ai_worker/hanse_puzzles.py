@@ -123,7 +123,7 @@ def make_puzzles(seeds: range = MATCH_SEEDS, log: Any = print) -> dict[str, Any]
                 continue
             seat = to_move[0]
             if ply < MIN_PLY:
-                move = player.choose_move(engine.view(state, seat), "stark", NO_DEADLINE, rng, max_samples=PLAY_SAMPLES)
+                move = player.PLAYER.choose_move(engine.view(state, seat), "stark", NO_DEADLINE, rng, max_samples=PLAY_SAMPLES)
                 state = engine.apply(state, move, seat)
                 continue
             # The puzzle is the position as the position text keeps it (no history), so
@@ -139,7 +139,7 @@ def make_puzzles(seeds: range = MATCH_SEEDS, log: Any = print) -> dict[str, Any]
                     taken[kind] += 1
                     log(f"{kind} {len(found[kind])}: match {seed} ply {ply} best {table[0]}")
                     break  # one puzzle per position
-            move = player.choose_move(engine.view(state, seat), "stark", NO_DEADLINE, rng, max_samples=PLAY_SAMPLES)
+            move = player.PLAYER.choose_move(engine.view(state, seat), "stark", NO_DEADLINE, rng, max_samples=PLAY_SAMPLES)
             state = engine.apply(state, move, seat)
     return {
         "generated_by": "python -m services.ai_worker.hanse_puzzles",

@@ -50,7 +50,7 @@ SOFT_LIMIT_S = 60
 HARD_LIMIT_S = 90
 
 def player_for(game: str) -> ModuleType:
-    """The computer player module of ``game`` (``choose_move``, ``analyse``, ``value_of``)."""
+    """The computer player module of ``game`` (``PLAYER.choose_move``, ``analyse``, ``value_of``)."""
     from services.ai_worker.players import PLAYERS
 
     try:
@@ -69,7 +69,7 @@ def monotonic_deadline(epoch_deadline: float, margin: float = WORKER_SAFETY_MARG
 
 
 def _takes_stats(player: ModuleType) -> bool:
-    return "stats" in inspect.signature(player.choose_move).parameters
+    return "stats" in inspect.signature(player.PLAYER.search).parameters
 
 
 def decide(request: MoveRequest, stats: dict[str, int] | None = None) -> tuple[str, float | None]:
@@ -86,8 +86,8 @@ def decide(request: MoveRequest, stats: dict[str, int] | None = None) -> tuple[s
         best = player.analyse(request.view, deadline, rng, limit=1)
         return best[0][0], float(best[0][1])
     if stats is not None and _takes_stats(player):
-        return player.choose_move(request.view, request.strength, deadline, rng, stats=stats), None
-    return player.choose_move(request.view, request.strength, deadline, rng), None
+        return player.PLAYER.choose_move(request.view, request.strength, deadline, rng, stats=stats), None
+    return player.PLAYER.choose_move(request.view, request.strength, deadline, rng), None
 
 
 def _worker_name() -> str:
@@ -172,7 +172,7 @@ def warm_up_players() -> None:
         view = game.view(state, seats[0])
         for strength in ("leicht", "mittel", "stark"):
             try:
-                PLAYERS[name].choose_move(view, strength, time.monotonic() + 0.05, random.Random(0))
+                PLAYERS[name].PLAYER.choose_move(view, strength, time.monotonic() + 0.05, random.Random(0))
             except Exception:
                 log.exception("warm-up of %s/%s failed", name, strength)
     # Everything loaded so far (Celery, numba, the players' tables: ~140k objects) lives as

@@ -133,7 +133,7 @@ class HexagonSource(Source):
 
     def play(self, state: Any, rng: random.Random) -> str:
         view = self.engine.view(state, state.side)
-        return self.player.choose_move(view, "stark", NO_DEADLINE, rng, node_limit=self.PLAY_NODES)
+        return self.player.PLAYER.choose_move(view, "stark", NO_DEADLINE, rng, node_limit=self.PLAY_NODES)
 
 
 class BulletSource(Source):
@@ -165,7 +165,7 @@ class BulletSource(Source):
         from services.ai_worker.players import bullet_search
 
         view = self.engine.view(state, state.side)
-        return self.player.choose_move(view, "stark", NO_DEADLINE, rng, node_limit=self.PLAY_NODES,
+        return self.player.PLAYER.choose_move(view, "stark", NO_DEADLINE, rng, node_limit=self.PLAY_NODES,
                                        weights=bullet_search.HAND_SET_WEIGHTS)
 
 
@@ -227,7 +227,7 @@ class GeneralSource(Source):
     def reply(self, state: Any) -> str:
         seat = self.engine.to_move(state)[0]
         view = self.engine.view(state, seat)
-        return self.player.choose_move(view, "stark", NO_DEADLINE, random.Random(self.player.view_seed(view)),
+        return self.player.PLAYER.choose_move(view, "stark", NO_DEADLINE, random.Random(self.player.view_seed(view)),
                                        max_samples=self.efforts.deep)
 
     def opening(self, state: Any, rng: random.Random) -> Any:
@@ -236,12 +236,12 @@ class GeneralSource(Source):
             for seat in (0, 1):
                 if seat in self.engine.to_move(state):
                     view = self.engine.view(state, seat)
-                    state = self.engine.apply(state, self.player.choose_move(view, "stark", NO_DEADLINE, rng), seat)
+                    state = self.engine.apply(state, self.player.PLAYER.choose_move(view, "stark", NO_DEADLINE, rng), seat)
         return state
 
     def play(self, state: Any, rng: random.Random) -> str:
         view = self.engine.view(state, self.engine.to_move(state)[0])
-        return self.player.choose_move(view, "stark", NO_DEADLINE, rng, max_samples=self.PLAY_SAMPLES)
+        return self.player.PLAYER.choose_move(view, "stark", NO_DEADLINE, rng, max_samples=self.PLAY_SAMPLES)
 
     def advance(self, state: Any, rng: random.Random) -> Any:
         """The engine applies a Battlegeneral move for the seat that makes it."""

@@ -27,12 +27,12 @@ import psycopg
 
 from shared import elo, ledger
 from shared.event_stream import StreamEvent
+from shared.games.table_reason import TableReason
 from shared.schemas.outbox_events import GameFinished
 
 POINTS = {1.0: 10, 0.5: 0, 0.0: -10}
 POT_REASON = "pot"
 RETURN_REASON = "stake_return"
-LEFT_REASON = "verlassen"  # services.game.tables.table's reason when a player left
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def counted(finished: GameFinished) -> bool:
     rule = COUNT_RULES.get(finished.game, DEFAULT_RULE)
     if rule.plies is not None and finished.plies >= rule.plies:
         return True
-    left = finished.reason == LEFT_REASON
+    left = finished.reason == TableReason.LEFT
     if left and rule.left_duration_ms is not None and finished.duration_ms >= rule.left_duration_ms:
         return True
     return finished.duration_ms >= rule.duration_ms

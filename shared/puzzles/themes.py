@@ -41,6 +41,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from shared.games.hexagon.ending import HexagonReason
+
 BIG_TURN = 3
 THREAT = 4  # stones the opponent's grab must reach for ``abwehr``
 
@@ -120,7 +122,7 @@ def _hexagon(engine: Any, state: Any, steps: list, final: Any, seat: int, name_d
             <= threat_before - BIG_TURN:
         themes.append("abwehr")
     outcome = engine.outcome(final)
-    if outcome is not None and outcome.reason == "keine_zuege":
+    if outcome is not None and outcome.reason == HexagonReason.NO_MOVE:
         themes.append("zugzwang")
     gain = _hexagon_stones(final, seat) - _hexagon_stones(state, seat)
     if gain > 0:

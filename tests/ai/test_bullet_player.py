@@ -78,7 +78,7 @@ def test_legal_move_in_time_from_random_positions(strength: str) -> None:
     for index, state in enumerate(random_positions(25, seed=len(strength))):
         view = GAME.view(state, state.side)
         started = time.monotonic()
-        text = player.choose_move(view, strength, started + budget, random.Random(index))
+        text = player.PLAYER.choose_move(view, strength, started + budget, random.Random(index))
         assert time.monotonic() - started < budget + SLACK_S
         assert_legal(state, text)
 
@@ -88,7 +88,7 @@ def test_deadline_already_passed_gives_the_first_legal_move_at_once() -> None:
     state = random_positions(1, seed=7)[0]
     view = GAME.view(state, state.side)
     started = time.monotonic()
-    text = player.choose_move(view, "stark", started - 1.0, random.Random(1))
+    text = player.PLAYER.choose_move(view, "stark", started - 1.0, random.Random(1))
     assert time.monotonic() - started < 0.02
     assert text == view["legal_moves"][0]["text"]
 
@@ -100,7 +100,7 @@ def test_single_legal_move(strength: str) -> None:
     state = GAME.from_position(text, {})
     view = GAME.view(state, 0)
     assert [m["text"] for m in view["legal_moves"]] == ["A1-B2"]
-    assert player.choose_move(view, strength, time.monotonic() + 0.2, random.Random(1)) == "A1-B2"
+    assert player.PLAYER.choose_move(view, strength, time.monotonic() + 0.2, random.Random(1)) == "A1-B2"
 
 
 def _winning_push():
@@ -116,7 +116,7 @@ def test_stark_pushes_out_for_the_win_and_analyse_marks_missing_it_red() -> None
     assert len(winning) == 1
     view = GAME.view(state, 0)
     for strength in ("mittel", "stark"):
-        assert player.choose_move(view, strength, time.monotonic() + 0.5, random.Random(3)) == winning[0]
+        assert player.PLAYER.choose_move(view, strength, time.monotonic() + 0.5, random.Random(3)) == winning[0]
     ranked = player.analyse(view, time.monotonic() + 0.5, random.Random(3), limit=5)
     assert ranked[0][0] == winning[0] and ranked[0][1] >= player.WIN - 1
     quiet = "C3-D3"
@@ -134,7 +134,7 @@ def test_stark_does_not_leave_a_marble_to_be_pushed_out_for_the_loss() -> None:
     assert [TEXT[m] for m in moves_for(black, white) if PUSHES_OUT[m]]  # the threat is real
     view = GAME.view(state, 0)
     for seed in range(3):
-        text = player.choose_move(view, "stark", time.monotonic() + 0.5, random.Random(seed))
+        text = player.PLAYER.choose_move(view, "stark", time.monotonic() + 0.5, random.Random(seed))
         after = GAME.apply(state, text)
         threats = [m for m in moves_for(after.black, after.white) if PUSHES_OUT[m]]
         assert not threats, f"{text} leaves {[TEXT[m] for m in threats]}"
@@ -156,8 +156,8 @@ def test_fixed_node_budget_is_deterministic_given_the_seed() -> None:
     for state in random_positions(4, seed=11):
         view = GAME.view(state, state.side)
         far = time.monotonic() + 30
-        first = player.choose_move(view, "stark", far, random.Random(5), node_limit=2000)
-        again = player.choose_move(view, "stark", far, random.Random(5), node_limit=2000)
+        first = player.PLAYER.choose_move(view, "stark", far, random.Random(5), node_limit=2000)
+        again = player.PLAYER.choose_move(view, "stark", far, random.Random(5), node_limit=2000)
         assert first == again
 
 
@@ -172,7 +172,7 @@ def test_stark_beats_leicht_clearly() -> None:
         while GAME.outcome(state) is None:
             view = GAME.view(state, state.side)
             strength = "stark" if state.side == stark_seat else "leicht"
-            state = GAME.apply(state, player.choose_move(view, strength, time.monotonic() + 0.05, rng))
+            state = GAME.apply(state, player.PLAYER.choose_move(view, strength, time.monotonic() + 0.05, rng))
         winner = GAME.outcome(state).winner
         points += 1.0 if winner == stark_seat else 0.5 if winner is None else 0.0
     assert points >= games - 0.5

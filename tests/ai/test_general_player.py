@@ -28,7 +28,7 @@ def _started(seed: int, rng: random.Random):
     for seat in (0, 1):
         while seat in GAME.to_move(state):
             state = GAME.apply(
-                state, player.choose_move(GAME.view(state, seat), "leicht", time.monotonic() + 1, rng), seat
+                state, player.PLAYER.choose_move(GAME.view(state, seat), "leicht", time.monotonic() + 1, rng), seat
             )
     return state
 
@@ -55,7 +55,7 @@ def test_setup_is_a_computer_setup_then_fertig() -> None:
     for seed in range(12):
         rng = random.Random(seed)
         state = GAME.new_game({}, seed)
-        first = player.choose_move(GAME.view(state, 1), "stark", time.monotonic() + 1, rng)
+        first = player.PLAYER.choose_move(GAME.view(state, 1), "stark", time.monotonic() + 1, rng)
         assert first.startswith("aufstellung ")
         rest = first[len("aufstellung ") :]
         is_mirrored = rest.endswith(" gespiegelt")
@@ -64,7 +64,7 @@ def test_setup_is_a_computer_setup_then_fertig() -> None:
         names.add(name)
         mirrored.add(is_mirrored)
         state = GAME.apply(state, first, 1)
-        assert player.choose_move(GAME.view(state, 1), "stark", time.monotonic() + 1, rng) == "fertig"
+        assert player.PLAYER.choose_move(GAME.view(state, 1), "stark", time.monotonic() + 1, rng) == "fertig"
         # a hint during the setup names the setup move, valued 0
         assert player.analyse(GAME.view(state, 1), time.monotonic() + 1, rng, limit=1) == [("fertig", 0.0)]
     assert len(names) > 3 and mirrored == {True, False}
@@ -80,7 +80,7 @@ def test_legal_and_in_time_from_random_positions(strength: str) -> None:
         view = GAME.view(state, seat)
         legal = {m["text"] for m in view["legal_moves"]}
         started = time.monotonic()
-        text = player.choose_move(view, strength, started + budget, rng)
+        text = player.PLAYER.choose_move(view, strength, started + budget, rng)
         assert time.monotonic() - started < budget + SLACK
         assert text in legal
 
@@ -88,7 +88,7 @@ def test_legal_and_in_time_from_random_positions(strength: str) -> None:
 def test_stark_reports_its_search() -> None:
     state = _random_positions(1, seed=6)[0]
     stats: dict[str, int] = {}
-    player.choose_move(GAME.view(state, state.to_move), "stark", time.monotonic() + 5, random.Random(1), 3, stats)
+    player.PLAYER.choose_move(GAME.view(state, state.to_move), "stark", time.monotonic() + 5, random.Random(1), 3, stats)
     assert stats["samples"] == 3 and stats["depth"] == 2 and stats["nodes"] > 3 * len(fast.fast_moves(state))
 
 
@@ -98,7 +98,7 @@ def test_deadline_already_passed_gives_a_legal_move_at_once() -> None:
     for state in _random_positions(5, seed=3):
         view = GAME.view(state, state.to_move)
         started = time.monotonic()
-        text = player.choose_move(view, "stark", started - 1.0, rng)
+        text = player.PLAYER.choose_move(view, "stark", started - 1.0, rng)
         assert time.monotonic() - started < 0.02
         assert text in {m["text"] for m in view["legal_moves"]}
 
@@ -109,7 +109,7 @@ def test_single_legal_move() -> None:
     view = GAME.view(state, 0)
     assert [m["text"] for m in view["legal_moves"]] == ["a2-a3"]
     for strength in STRENGTHS:
-        assert player.choose_move(view, strength, time.monotonic() + 0.05, random.Random(1)) == "a2-a3"
+        assert player.PLAYER.choose_move(view, strength, time.monotonic() + 0.05, random.Random(1)) == "a2-a3"
 
 
 def test_stark_captures_the_flag_it_can_deduce() -> None:
@@ -118,8 +118,8 @@ def test_stark_captures_the_flag_it_can_deduce() -> None:
     state = GAME.from_position("a*9/4f5/4G5/10/2~~2~~2/2~~2~~2/10/10/10/FB8 r 0 0")
     view = GAME.view(state, 0)
     assert "e8-e9" in {m["text"] for m in view["legal_moves"]}
-    assert player.choose_move(view, "stark", time.monotonic() + 0.5, random.Random(2)) == "e8-e9"
-    assert player.choose_move(view, "mittel", time.monotonic() + 0.5, random.Random(2)) == "e8-e9"
+    assert player.PLAYER.choose_move(view, "stark", time.monotonic() + 0.5, random.Random(2)) == "e8-e9"
+    assert player.PLAYER.choose_move(view, "mittel", time.monotonic() + 0.5, random.Random(2)) == "e8-e9"
 
 
 def test_analyse_ranks_a_planted_blunder_low() -> None:
@@ -142,9 +142,9 @@ def test_stark_moves_a_threatened_piece_away() -> None:
     # Red's Oberst on e5 next to a revealed Blue General on e6: staying loses it.
     state = GAME.from_position("f9/10/10/10/2~~g*1~~2/2~~O1~~2/10/10/10/FB8 r 0 0")
     view = GAME.view(state, 0)
-    text = player.choose_move(view, "stark", time.monotonic() + 5, random.Random(4), max_samples=20)
+    text = player.PLAYER.choose_move(view, "stark", time.monotonic() + 5, random.Random(4), max_samples=20)
     assert text.startswith("e5-") and text != "e5-e6"
-    text = player.choose_move(view, "mittel", time.monotonic() + 1, random.Random(4))
+    text = player.PLAYER.choose_move(view, "mittel", time.monotonic() + 1, random.Random(4))
     assert text.startswith("e5-") and text != "e5-e6"
 
 
@@ -166,14 +166,14 @@ def test_review_judges_with_starks_root_penalties() -> None:
     state = GAME.new_game({}, 0)
     for seat in (0, 1):
         while seat in GAME.to_move(state):
-            state = GAME.apply(state, player.choose_move(GAME.view(state, seat), "mittel", time.monotonic() + 1, rng),
+            state = GAME.apply(state, player.PLAYER.choose_move(GAME.view(state, seat), "mittel", time.monotonic() + 1, rng),
                                seat)
     for _ in range(19):
         seat = GAME.to_move(state)[0]
-        state = GAME.apply(state, player.choose_move(GAME.view(state, seat), "mittel", time.monotonic() + 1, rng),
+        state = GAME.apply(state, player.PLAYER.choose_move(GAME.view(state, seat), "mittel", time.monotonic() + 1, rng),
                            seat)
     view = GAME.view(state, GAME.to_move(state)[0])
-    played = player.choose_move(view, "stark", time.monotonic() + 5, random.Random(player.view_seed(view)),
+    played = player.PLAYER.choose_move(view, "stark", time.monotonic() + 5, random.Random(player.view_seed(view)),
                                 max_samples=10)
     ranked = player.analyse(view, time.monotonic() + 5, random.Random(1), limit=100, max_samples=10)
     assert ranked[0][0] == played
@@ -218,8 +218,8 @@ def test_hidden_ranks_do_not_change_the_move() -> None:
     view_a, view_b = GAME.view(state_a, seat), GAME.view(state_b, seat)
     assert view_a == view_b  # … but not in what Red may see
     for strength in STRENGTHS:
-        move_a = player.choose_move(view_a, strength, time.monotonic() + 30, random.Random(21), max_samples=4)
-        move_b = player.choose_move(view_b, strength, time.monotonic() + 30, random.Random(21), max_samples=4)
+        move_a = player.PLAYER.choose_move(view_a, strength, time.monotonic() + 30, random.Random(21), max_samples=4)
+        move_b = player.PLAYER.choose_move(view_b, strength, time.monotonic() + 30, random.Random(21), max_samples=4)
         assert move_a == move_b
 
 
@@ -230,10 +230,10 @@ def test_plays_from_a_plain_json_view() -> None:
     seat = state.to_move
     view = json.loads(json.dumps(GAME.view(state, seat)))
     assert all(p["rank"] is None for p in view["pieces"] if p["owner"] != seat and not p["revealed"])
-    expected = player.choose_move(
+    expected = player.PLAYER.choose_move(
         GAME.view(state, seat), "stark", time.monotonic() + 30, random.Random(6), max_samples=3
     )
-    assert player.choose_move(view, "stark", time.monotonic() + 30, random.Random(6), max_samples=3) == expected
+    assert player.PLAYER.choose_move(view, "stark", time.monotonic() + 30, random.Random(6), max_samples=3) == expected
 
 
 def test_stark_beats_leicht() -> None:
@@ -281,8 +281,8 @@ def test_never_reads_a_hidden_rank() -> None:
         ]
         assert any(isinstance(p, _HiddenRank) for p in guarded["pieces"])
         for strength in STRENGTHS:
-            expected = player.choose_move(view, strength, time.monotonic() + 30, random.Random(3), max_samples=2)
-            got = player.choose_move(guarded, strength, time.monotonic() + 30, random.Random(3), max_samples=2)
+            expected = player.PLAYER.choose_move(view, strength, time.monotonic() + 30, random.Random(3), max_samples=2)
+            got = player.PLAYER.choose_move(guarded, strength, time.monotonic() + 30, random.Random(3), max_samples=2)
             assert got == expected
 
 
@@ -292,8 +292,8 @@ def test_stark_hunts_a_revealed_weaker_piece() -> None:
     state = GAME.from_position("9f/10/10/10/2~~2~~2/2~~2~~2/O3h*5/10/B9/FB8 r 0 0")
     view = GAME.view(state, 0)
     for seed in range(3):
-        assert player.choose_move(view, "stark", time.monotonic() + 5, random.Random(seed), max_samples=8) == "a4-b4"
-    assert player.choose_move(view, "mittel", time.monotonic() + 5, random.Random(0)) == "a4-a5"
+        assert player.PLAYER.choose_move(view, "stark", time.monotonic() + 5, random.Random(seed), max_samples=8) == "a4-b4"
+    assert player.PLAYER.choose_move(view, "mittel", time.monotonic() + 5, random.Random(0)) == "a4-a5"
 
 
 def test_going_back_where_a_piece_just_came_from_costs() -> None:
@@ -396,7 +396,7 @@ def test_high_pieces_leave_a_possible_mine_to_others() -> None:
     view = GAME.view(state, 0)
     values = dict(player.analyse(view, time.monotonic() + 30, random.Random(1), limit=10, max_samples=400))
     assert values["b6-a6"] - values["b6-b7"] > player.REVIEW_THRESHOLDS[0]
-    assert player.choose_move(view, "stark", time.monotonic() + 30, random.Random(2), max_samples=400) != "b6-b7"
+    assert player.PLAYER.choose_move(view, "stark", time.monotonic() + 30, random.Random(2), max_samples=400) != "b6-b7"
 
 
 def test_the_last_movable_pieces_are_worth_more() -> None:
@@ -438,7 +438,7 @@ def test_the_general_leaves_the_fahne_hunt_to_the_mineur() -> None:
     state = GAME.from_position("4bf4/4G5/a+9/10/2~~2~~2/2~~2~~2/10/10/10/N8F r 0 0")
     view = GAME.view(state, 0)
     for seed in range(3):
-        text = player.choose_move(view, "stark", time.monotonic() + 30, random.Random(seed), max_samples=60)
+        text = player.PLAYER.choose_move(view, "stark", time.monotonic() + 30, random.Random(seed), max_samples=60)
         assert text.startswith("a1-")
 
 

@@ -58,7 +58,7 @@ def test_legal_and_in_time_from_random_positions(strength: str) -> None:
         view = GAME.view(state, seat)
         legal = {m["text"] for m in view["legal_moves"]}
         started = time.monotonic()
-        text = player.choose_move(view, strength, started + budget, rng)
+        text = player.PLAYER.choose_move(view, strength, started + budget, rng)
         assert time.monotonic() - started < budget + SLACK
         assert text in legal
         if state.phase == PAUSE:
@@ -69,7 +69,7 @@ def test_stark_reports_its_search() -> None:
     state = next(s for s in _random_positions(10, seed=2) if s.phase == PLAY)
     stats: dict[str, int] = {}
     view = GAME.view(state, state.turn)
-    player.choose_move(view, "stark", time.monotonic() + 5, random.Random(1), 3, stats)
+    player.PLAYER.choose_move(view, "stark", time.monotonic() + 5, random.Random(1), 3, stats)
     assert stats["samples"] == 3 and stats["depth"] == player.STARK_DEPTH == 3
     assert stats["nodes"] > 3 * len(view["legal_moves"])
 
@@ -79,7 +79,7 @@ def test_deadline_already_passed_gives_a_legal_move_at_once() -> None:
     for state in _random_positions(6, seed=9):
         view = GAME.view(state, _seat_to_act(state))
         started = time.monotonic()
-        text = player.choose_move(view, "stark", started - 1.0, random.Random(1))
+        text = player.PLAYER.choose_move(view, "stark", started - 1.0, random.Random(1))
         assert time.monotonic() - started < 0.02
         assert text in {m["text"] for m in view["legal_moves"]}
 
@@ -110,8 +110,8 @@ def test_stark_sells_the_big_set_and_analyse_ranks_a_small_sale_low() -> None:
     # (selling one Tuch is the worst of it).
     state = _planted((0, 0, 0, 5, 1, 0, 0), (0, 0, 0, 3, 0, 0, 0), (0, 0, 0, 0, 0, 2, 3), (0, 0, 0, 3, 0, 0))
     view = GAME.view(state, 0)
-    assert player.choose_move(view, "stark", time.monotonic() + 0.5, random.Random(1)) == "verkauf 5 Tuch"
-    assert player.choose_move(view, "mittel", time.monotonic() + 0.5, random.Random(1)) == "verkauf 5 Tuch"
+    assert player.PLAYER.choose_move(view, "stark", time.monotonic() + 0.5, random.Random(1)) == "verkauf 5 Tuch"
+    assert player.PLAYER.choose_move(view, "mittel", time.monotonic() + 0.5, random.Random(1)) == "verkauf 5 Tuch"
     ranked = player.analyse(view, time.monotonic() + 10, random.Random(2), limit=5, max_samples=6)
     assert ranked[0][0] == "verkauf 5 Tuch"
     small = player.value_of(view, "verkauf 1 Tuch", time.monotonic() + 10, random.Random(2), max_samples=6)
@@ -138,7 +138,7 @@ def test_stark_stops_searching_when_one_move_is_left() -> None:
     state = _planted((0, 0, 0, 5, 1, 0, 0), (0, 0, 0, 3, 0, 0, 0), (0, 0, 0, 0, 0, 2, 3), (0, 0, 0, 3, 0, 0))
     view = GAME.view(state, 0)
     stats: dict[str, int] = {}
-    move = player.choose_move(view, "stark", time.monotonic() + 60, random.Random(1), 400, stats)
+    move = player.PLAYER.choose_move(view, "stark", time.monotonic() + 60, random.Random(1), 400, stats)
     assert move == "verkauf 5 Tuch"
     assert player.PRUNE_FIRST <= stats["samples"] < 400
 
@@ -167,7 +167,7 @@ def test_pause_answers_weiter() -> None:
     state = next(s for s in _random_positions(80, seed=5) if s.phase == PAUSE)
     for seat in (0, 1):
         view = GAME.view(state, seat)
-        assert player.choose_move(view, "stark", time.monotonic() + 0.05, random.Random(1)) == "weiter"
+        assert player.PLAYER.choose_move(view, "stark", time.monotonic() + 0.05, random.Random(1)) == "weiter"
         # a hint in the pause names the one move
         assert player.analyse(view, time.monotonic() + 0.05, random.Random(1), limit=1) == [("weiter", 0.0)]
 
@@ -205,8 +205,8 @@ def test_hidden_cards_do_not_change_the_move() -> None:
     view_a, view_b = GAME.view(state_a, 0), GAME.view(state_b, 0)
     assert view_a == view_b  # … but not in what seat 0 may see
     for strength in STRENGTHS:
-        move_a = player.choose_move(view_a, strength, time.monotonic() + 30, random.Random(5), max_samples=3)
-        move_b = player.choose_move(view_b, strength, time.monotonic() + 30, random.Random(5), max_samples=3)
+        move_a = player.PLAYER.choose_move(view_a, strength, time.monotonic() + 30, random.Random(5), max_samples=3)
+        move_b = player.PLAYER.choose_move(view_b, strength, time.monotonic() + 30, random.Random(5), max_samples=3)
         assert move_a == move_b
     values_a = player.analyse(view_a, time.monotonic() + 30, random.Random(6), max_samples=3)
     values_b = player.analyse(view_b, time.monotonic() + 30, random.Random(6), max_samples=3)
@@ -218,8 +218,8 @@ def test_plays_from_a_plain_json_view() -> None:
     view = GAME.view(state_a, 0)
     assert view["players"][1]["hand"] is None and view["hidden"] is None  # no hidden cards in it
     plain = json.loads(json.dumps(view))
-    expected = player.choose_move(view, "stark", time.monotonic() + 30, random.Random(8), max_samples=3)
-    assert player.choose_move(plain, "stark", time.monotonic() + 30, random.Random(8), max_samples=3) == expected
+    expected = player.PLAYER.choose_move(view, "stark", time.monotonic() + 30, random.Random(8), max_samples=3)
+    assert player.PLAYER.choose_move(plain, "stark", time.monotonic() + 30, random.Random(8), max_samples=3) == expected
 
 
 def test_stark_beats_leicht() -> None:
@@ -276,11 +276,11 @@ def test_stark_ends_the_round_while_ahead_and_stalls_while_behind() -> None:
     # next move: end the round now.
     state = _last_move_state((0, 0, 0, 0, 0, 1), (0, 0, 0, 4, 0, 0), ((7, 7, 6, 6, 5), (5, 5, 5, 5)))
     view = GAME.view(state, 0)
-    move = player.choose_move(view, "stark", time.monotonic() + 30, random.Random(1), max_samples=4)
+    move = player.PLAYER.choose_move(view, "stark", time.monotonic() + 30, random.Random(1), max_samples=4)
     assert GAME.apply(state, move, 0).phase != PLAY, move
     # Behind by thirteen: a take would end the round lost; selling the four Tuch
     # (5+3+3+2 and a Ratsmarke of 4-6) catches up and keeps the round going.
     state = _last_move_state((0, 0, 0, 4, 0, 0), (0, 0, 0, 0, 0, 1), ((5, 5, 5, 5), (7, 7, 6, 6, 2)))
     view = GAME.view(state, 0)
-    move = player.choose_move(view, "stark", time.monotonic() + 30, random.Random(1), max_samples=4)
+    move = player.PLAYER.choose_move(view, "stark", time.monotonic() + 30, random.Random(1), max_samples=4)
     assert move == "verkauf 4 Tuch"

@@ -69,7 +69,7 @@ def test_legal_move_in_time_from_random_positions(strength: str) -> None:
     for index, state in enumerate(random_positions(30, seed=len(strength))):
         view = GAME.view(state, state.side)
         started = time.monotonic()
-        text = player.choose_move(view, strength, started + budget, random.Random(index))
+        text = player.PLAYER.choose_move(view, strength, started + budget, random.Random(index))
         assert time.monotonic() - started < budget + SLACK_S
         assert_legal(state, text)
 
@@ -79,7 +79,7 @@ def test_deadline_already_passed_gives_the_first_legal_move_at_once() -> None:
     state = random_positions(1, seed=7)[0]
     view = GAME.view(state, state.side)
     started = time.monotonic()
-    text = player.choose_move(view, "stark", started - 1.0, random.Random(1))
+    text = player.PLAYER.choose_move(view, "stark", started - 1.0, random.Random(1))
     assert time.monotonic() - started < 0.02
     assert text == view["legal_moves"][0]["text"]
 
@@ -98,11 +98,11 @@ def test_forced_pass_and_single_move(strength: str) -> None:
     passing = _boxed_in("aussetzen", [])
     view = GAME.view(passing, 0)
     assert [m["text"] for m in view["legal_moves"]] == ["— setzt aus"]
-    assert player.choose_move(view, strength, time.monotonic() + 0.2, random.Random(1)) == "— setzt aus"
+    assert player.PLAYER.choose_move(view, strength, time.monotonic() + 0.2, random.Random(1)) == "— setzt aus"
     single = _boxed_in("auffuellen", ["b1"])
     view = GAME.view(single, 0)
     assert [m["text"] for m in view["legal_moves"]] == ["b1"]
-    assert player.choose_move(view, strength, time.monotonic() + 0.2, random.Random(1)) == "b1"
+    assert player.PLAYER.choose_move(view, strength, time.monotonic() + 0.2, random.Random(1)) == "b1"
 
 
 def test_end_rule_knowledge() -> None:
@@ -130,8 +130,8 @@ def _planted():
 def test_stark_finds_the_big_capture_and_analyse_ranks_a_blunder_low() -> None:
     state = _planted()
     view = GAME.view(state, 0)
-    assert player.choose_move(view, "stark", time.monotonic() + 0.5, random.Random(3)) == "e5"
-    assert player.choose_move(view, "mittel", time.monotonic() + 0.5, random.Random(3)) == "e5"
+    assert player.PLAYER.choose_move(view, "stark", time.monotonic() + 0.5, random.Random(3)) == "e5"
+    assert player.PLAYER.choose_move(view, "mittel", time.monotonic() + 0.5, random.Random(3)) == "e5"
     ranked = player.analyse(view, time.monotonic() + 0.5, random.Random(3), limit=100)
     assert ranked[0][0] == "e5"
     assert len(ranked) == len(view["legal_moves"])
@@ -148,8 +148,8 @@ def test_fixed_node_budget_is_deterministic_given_the_seed() -> None:
     for state in random_positions(5, seed=11):
         view = GAME.view(state, state.side)
         far = time.monotonic() + 30
-        first = player.choose_move(view, "stark", far, random.Random(5), node_limit=3000)
-        again = player.choose_move(view, "stark", far, random.Random(5), node_limit=3000)
+        first = player.PLAYER.choose_move(view, "stark", far, random.Random(5), node_limit=3000)
+        again = player.PLAYER.choose_move(view, "stark", far, random.Random(5), node_limit=3000)
         assert first == again
 
 
@@ -164,7 +164,7 @@ def test_stark_beats_leicht_clearly() -> None:
         while GAME.outcome(state) is None:
             view = GAME.view(state, state.side)
             strength = "stark" if state.side == stark_seat else "leicht"
-            state = GAME.apply(state, player.choose_move(view, strength, time.monotonic() + 0.05, rng))
+            state = GAME.apply(state, player.PLAYER.choose_move(view, strength, time.monotonic() + 0.05, rng))
         winner = GAME.outcome(state).winner
         points += 1.0 if winner == stark_seat else 0.5 if winner is None else 0.0
     assert points >= games - 0.5

@@ -56,7 +56,7 @@ def _quick_game(seed: int) -> tuple[list[str], list[int | None], object]:
 
     def choose(state, seat, _legal):  # noqa: ANN001, ANN202
         view = get_game("hexagon").view(state, seat)
-        return HEXAGON.choose_move(view, "leicht" if seat == 0 else "mittel", time.monotonic() + 0.01, rng)
+        return HEXAGON.PLAYER.choose_move(view, "leicht" if seat == 0 else "mittel", time.monotonic() + 0.01, rng)
 
     return play_out("hexagon", {}, seed, choose)
 

@@ -68,7 +68,7 @@ def planted_hexagon_game() -> tuple[list[str], list[int | None], object, int, in
         if len(plants) < 2:
             return rng.choice(legal)
         # Mittel against Leicht ends the game within a few dozen moves.
-        return HEXAGON.choose_move(view, "leicht" if seat == 0 else "mittel", time.monotonic() + 0.05, rng)
+        return HEXAGON.PLAYER.choose_move(view, "leicht" if seat == 0 else "mittel", time.monotonic() + 0.05, rng)
 
     moves, seats, final = play_out("hexagon", {}, 9, choose)
     assert len(plants) == 2, "no position for both plants in this game"

@@ -35,11 +35,11 @@ a decided game is worth ``±WIN``.
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from services.ai_worker.players import bullet_search
 from services.ai_worker.players.bullet_kernels import DISTANCE, HINT
+from services.ai_worker.players.player import Player
 from services.ai_worker.players.search import static_value
 from shared.games.bullet import GAME
 from shared.games.bullet.board import AXES, CELLS, SHIFTS
@@ -187,36 +187,39 @@ def _leicht(rules: BulletRules, pos: Position, rng: random.Random) -> int:
     return rng.choice([move for value, move in scored if value == top])
 
 
-def choose_move(
-    view: dict[str, Any],
-    strength: str,
-    deadline: float,
-    rng: random.Random,
-    node_limit: int | None = None,
-    stats: dict[str, int] | None = None,
-    weights: dict[str, float] | None = None,
-) -> str:
-    """The computer's move for the seat the view belongs to (see the module doc).
+class BulletPlayer(Player):
+    plays_a_lone_move_at_once = False
 
-    Optional, for tests and benchmarks: ``node_limit`` caps the search so that a game
-    replays exactly from the rng seed; ``stats`` receives ``nodes`` and ``depth``;
-    ``weights`` gives Stark another evaluation than its own (the Aufgaben's source games)."""
-    fallback = _first_legal(view)
-    if time.monotonic() >= deadline:
-        return fallback
-    if strength not in ("leicht", "mittel", "stark"):
-        raise ValueError(f"Unbekannte Stärke / unknown strength: {strength!r}")
-    rules, pos, state = _rules_and_position(view, full=strength == "stark")
-    if strength == "leicht":
-        return MOVE_TEXT[_leicht(rules, pos, rng)]
-    root = bullet_search.make_root(state, rules.seen)
-    if strength == "mittel":
-        move, _value, ctx = bullet_search.reference_best(root, MITTEL_DEPTH, False, deadline, node_limit, rng)
-    else:
-        move, _value, ctx = bullet_search.stark_best(root, STARK_MAX_DEPTH, deadline, node_limit, rng, weights)
-    if stats is not None:
-        stats.update(nodes=ctx.nodes, depth=ctx.depth)
-    return fallback if move is None else MOVE_TEXT[move]
+    def search(
+        self,
+        view: dict[str, Any],
+        texts: list[str],
+        strength: str,
+        deadline: float,
+        rng: random.Random,
+        node_limit: int | None = None,
+        stats: dict[str, int] | None = None,
+        weights: dict[str, float] | None = None,
+    ) -> str:
+        """The computer's move for the seat the view belongs to (see the module doc).
+
+        Optional, for tests and benchmarks: ``node_limit`` caps the search so that a game
+        replays exactly from the rng seed; ``stats`` receives ``nodes`` and ``depth``;
+        ``weights`` gives Stark another evaluation than its own (the Aufgaben's source games)."""
+        rules, pos, state = _rules_and_position(view, full=strength == "stark")
+        if strength == "leicht":
+            return MOVE_TEXT[_leicht(rules, pos, rng)]
+        root = bullet_search.make_root(state, rules.seen)
+        if strength == "mittel":
+            move, _value, ctx = bullet_search.reference_best(root, MITTEL_DEPTH, False, deadline, node_limit, rng)
+        else:
+            move, _value, ctx = bullet_search.stark_best(root, STARK_MAX_DEPTH, deadline, node_limit, rng, weights)
+        if stats is not None:
+            stats.update(nodes=ctx.nodes, depth=ctx.depth)
+        return texts[0] if move is None else MOVE_TEXT[move]
+
+
+PLAYER = BulletPlayer()
 
 
 def _root_values(view: dict[str, Any], deadline: float, rng: random.Random) -> list[tuple[int, float]]:

@@ -40,6 +40,7 @@ from typing import Any
 
 from services.ai_worker.players.general_belief import Belief, read_belief
 from services.ai_worker.players.general_search import VALUE, WIN, pimc
+from services.ai_worker.players.player import Player, legal_texts
 from shared.games.general import state as general_state
 from shared.games.general.board import NEIGHBOURS, parse_square
 from shared.games.general.pieces import (
@@ -56,7 +57,6 @@ from shared.games.general.pieces import (
 from shared.games.general.setups import computer_setups
 from shared.lru_map import LruMap
 
-STRENGTHS = ("leicht", "mittel", "stark")
 LEICHT_RANDOM_SHARE = 0.5
 LEICHT_NOISE = 3.0
 MITTEL_NOISE = 0.05
@@ -64,10 +64,6 @@ MITTEL_NOISE = 0.05
 # Review colours in material units given up: ~1 is an Aufklärer or a tempo of
 # positional value (yellow), 3 is a Hauptmann or a needlessly lost Spion (red).
 REVIEW_THRESHOLDS: tuple[float, float] = (1.0, 3.0)
-
-
-def _legal_texts(view: dict[str, Any]) -> list[str]:
-    return [m["text"] for m in view.get("legal_moves") or []]
 
 
 def _move_int(text: str) -> int:
@@ -211,49 +207,52 @@ def _template(view: dict[str, Any]) -> general_state.State:
     return general_state.new_setup_state(view["options"], 0)
 
 
-def choose_move(
-    view: dict[str, Any],
-    strength: str,
-    deadline: float,
-    rng: random.Random,
-    max_samples: int | None = None,
-    stats: dict[str, int] | None = None,
-) -> str:
-    """A legal move text for the seat of ``view`` by ``deadline`` (time.monotonic()).
-
-    ``max_samples`` (Stark only) fixes the number of sampled positions instead of the
-    clock, so a test gets the same move from the same rng on any machine.  ``stats``
-    (Stark only) receives ``nodes`` (positions weighed), ``depth`` (2: the strike back
-    of the third ply is not counted) and ``samples``."""
-    if strength not in STRENGTHS:
-        raise ValueError(f"unknown strength {strength!r}")
-    texts = _legal_texts(view)
-    if not texts:
-        raise ValueError("no legal move in this view")
-    if view["phase"] == "setup":
+class GeneralPlayer(Player):
+    def opening(self, view: dict[str, Any], texts: list[str], rng: random.Random) -> str | None:
+        """The setup: one of the computer's setups at once, then ``fertig``."""
+        if view["phase"] != "setup":
+            return None
         text = _setup_move(view, rng)
         return text if text in texts else texts[0]
-    if len(texts) == 1 or time.monotonic() >= deadline:
-        return texts[0]
-    belief = read_belief(view)
-    moves = [_move_int(t) for t in texts]
-    by_int = dict(zip(moves, texts, strict=True))
-    if strength == "leicht":
-        if rng.random() < LEICHT_RANDOM_SHARE:
-            return rng.choice(texts)
-        return by_int[_noisy_best(_heuristic_scores(belief, moves), rng, LEICHT_NOISE)]
-    if strength == "mittel":
-        return by_int[_noisy_best(_heuristic_scores(belief, moves), rng, MITTEL_NOISE)]
-    now = time.monotonic()
-    search_end = now + (deadline - now) * SEARCH_SHARE
-    probes = frozenset(heavy_probe_penalties(belief, moves))
-    values, samples, nodes = pimc(belief, moves, _template(view), search_end, rng, max_samples, probes)
-    if stats is not None:
-        stats.update(nodes=nodes, depth=2, samples=samples)
-    if not values:
-        return by_int[max(moves, key=_heuristic_scores(belief, moves).get)]
-    penalties = root_penalties(view, belief, moves)
-    return by_int[max(moves, key=lambda m: values[m] - penalties.get(m, 0.0))]
+
+    def search(
+        self,
+        view: dict[str, Any],
+        texts: list[str],
+        strength: str,
+        deadline: float,
+        rng: random.Random,
+        max_samples: int | None = None,
+        stats: dict[str, int] | None = None,
+    ) -> str:
+        """A legal move text for the seat of ``view`` by ``deadline`` (time.monotonic()).
+
+        ``max_samples`` (Stark only) fixes the number of sampled positions instead of the
+        clock, so a test gets the same move from the same rng on any machine.  ``stats``
+        (Stark only) receives ``nodes`` (positions weighed), ``depth`` (2: the strike back
+        of the third ply is not counted) and ``samples``."""
+        belief = read_belief(view)
+        moves = [_move_int(t) for t in texts]
+        by_int = dict(zip(moves, texts, strict=True))
+        if strength == "leicht":
+            if rng.random() < LEICHT_RANDOM_SHARE:
+                return rng.choice(texts)
+            return by_int[_noisy_best(_heuristic_scores(belief, moves), rng, LEICHT_NOISE)]
+        if strength == "mittel":
+            return by_int[_noisy_best(_heuristic_scores(belief, moves), rng, MITTEL_NOISE)]
+        now = time.monotonic()
+        search_end = now + (deadline - now) * SEARCH_SHARE
+        probes = frozenset(heavy_probe_penalties(belief, moves))
+        values, samples, nodes = pimc(belief, moves, _template(view), search_end, rng, max_samples, probes)
+        if stats is not None:
+            stats.update(nodes=nodes, depth=2, samples=samples)
+        if not values:
+            return by_int[max(moves, key=_heuristic_scores(belief, moves).get)]
+        penalties = root_penalties(view, belief, moves)
+        return by_int[max(moves, key=lambda m: values[m] - penalties.get(m, 0.0))]
+
+
+PLAYER = GeneralPlayer()
 
 
 def root_penalties(view: dict[str, Any], belief: Belief, moves: list[int]) -> dict[int, float]:
@@ -279,7 +278,7 @@ _MEMO: LruMap[tuple[int, int | None], dict[str, float]] = LruMap(8)
 
 
 def _all_values(view: dict[str, Any], deadline: float, max_samples: int | None) -> dict[str, float]:
-    texts = _legal_texts(view)
+    texts = legal_texts(view)
     if not texts:
         return {}
     if view["phase"] != "play":

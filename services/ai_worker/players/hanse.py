@@ -42,6 +42,7 @@ from services.ai_worker.players.hanse_eval import evaluate
 from services.ai_worker.players.hanse_jaipur import STARK_WEIGHTS, Weights
 from services.ai_worker.players.hanse_jaipur import evaluate as stark_evaluate
 from services.ai_worker.players.hanse_jaipur import value_after as stark_after
+from services.ai_worker.players.player import Player, legal_texts
 from shared.games.hanse import fast_apply, fast_moves, state_from_view
 from shared.games.hanse.cards import GOODS, PRECIOUS
 from shared.games.hanse.moves import EXCHANGE
@@ -50,7 +51,6 @@ from shared.games.hanse.replay import to_move_int
 from shared.games.hanse.state import PLAY, State
 from shared.lru_map import LruMap
 
-STRENGTHS = ("leicht", "mittel", "stark")
 LEICHT_RANDOM_SHARE = 0.2
 LEICHT_NOISE = 2.0
 MITTEL_SAMPLES = 3
@@ -79,10 +79,6 @@ class _Budget:
     def __init__(self, deadline: float) -> None:
         self.deadline = deadline
         self.nodes = 0
-
-
-def _legal_texts(view: dict[str, Any]) -> list[str]:
-    return [m["text"] for m in view.get("legal_moves") or []]
 
 
 Evaluation = Callable[[State, int], float]
@@ -333,51 +329,50 @@ def _from_int(view: dict[str, Any], texts: list[str]) -> dict[int, str]:
     return {by_text[t]: t for t in texts if t in by_text}
 
 
-def choose_move(
-    view: dict[str, Any],
-    strength: str,
-    deadline: float,
-    rng: random.Random,
-    max_samples: int | None = None,
-    stats: dict[str, int] | None = None,
-    weights: Weights = STARK_WEIGHTS,
-) -> str:
-    """A legal move text for the seat of ``view`` by ``deadline`` (time.monotonic()).
+class HansePlayer(Player):
+    def search(
+        self,
+        view: dict[str, Any],
+        texts: list[str],
+        strength: str,
+        deadline: float,
+        rng: random.Random,
+        max_samples: int | None = None,
+        stats: dict[str, int] | None = None,
+        weights: Weights = STARK_WEIGHTS,
+    ) -> str:
+        """A legal move text for the seat of ``view`` by ``deadline`` (time.monotonic()).
 
-    ``max_samples`` fixes the number of determinizations instead of the clock, so a
-    test gets the same move from the same rng on any machine.  ``stats`` receives
-    ``nodes`` (positions evaluated), ``depth`` (plies per sample) and ``samples``.
-    ``weights`` are Stark's evaluation weights (a tuning run plays others)."""
-    if strength not in STRENGTHS:
-        raise ValueError(f"unknown strength {strength!r}")
-    texts = _legal_texts(view)
-    if not texts:
-        raise ValueError("no legal move in this view")
-    if len(texts) == 1 or time.monotonic() >= deadline:
-        return texts[0]
-    me = view["seat"]
-    budget = _Budget(deadline)
-    done = 0
-    if strength == "leicht":
-        if rng.random() < LEICHT_RANDOM_SHARE:
-            return rng.choice(texts)
-        # one ply is a few milliseconds: not worth cutting short
-        values = _one_ply(state_from_view(view, rng), me, _Budget(float("inf")))
-        budget.nodes, depth, done = len(values), 1, 1
-        noisy = {m: v + rng.gauss(0.0, LEICHT_NOISE) for m, v in values.items()}
-        values = noisy
-    elif strength == "mittel":
-        samples = MITTEL_SAMPLES if max_samples is None else max_samples
-        depth = 2
-        values, done = _searched_values(view, deadline, rng, MITTEL_CANDIDATES, samples, budget=budget)
-    else:
-        depth = STARK_DEPTH
-        values, done = _stark_values(view, deadline, rng, max_samples, prune=True, budget=budget, weights=weights)
-    if stats is not None:
-        stats.update(nodes=budget.nodes, depth=depth, samples=done)
-    if not values:
-        return texts[0]
-    return format_move(max(values, key=values.get))
+        ``max_samples`` fixes the number of determinizations instead of the clock, so a
+        test gets the same move from the same rng on any machine.  ``stats`` receives
+        ``nodes`` (positions evaluated), ``depth`` (plies per sample) and ``samples``.
+        ``weights`` are Stark's evaluation weights (a tuning run plays others)."""
+        me = view["seat"]
+        budget = _Budget(deadline)
+        done = 0
+        if strength == "leicht":
+            if rng.random() < LEICHT_RANDOM_SHARE:
+                return rng.choice(texts)
+            # one ply is a few milliseconds: not worth cutting short
+            values = _one_ply(state_from_view(view, rng), me, _Budget(float("inf")))
+            budget.nodes, depth, done = len(values), 1, 1
+            noisy = {m: v + rng.gauss(0.0, LEICHT_NOISE) for m, v in values.items()}
+            values = noisy
+        elif strength == "mittel":
+            samples = MITTEL_SAMPLES if max_samples is None else max_samples
+            depth = 2
+            values, done = _searched_values(view, deadline, rng, MITTEL_CANDIDATES, samples, budget=budget)
+        else:
+            depth = STARK_DEPTH
+            values, done = _stark_values(view, deadline, rng, max_samples, prune=True, budget=budget, weights=weights)
+        if stats is not None:
+            stats.update(nodes=budget.nodes, depth=depth, samples=done)
+        if not values:
+            return texts[0]
+        return format_move(max(values, key=values.get))
+
+
+PLAYER = HansePlayer()
 
 
 def view_seed(view: dict[str, Any]) -> int:
@@ -397,7 +392,7 @@ _MEMO: LruMap[tuple[int, int | None], tuple[dict[str, float], int]] = LruMap(8)
 def _analysis(
     view: dict[str, Any], deadline: float, extra_text: str | None, max_samples: int | None
 ) -> dict[str, float]:
-    texts = _legal_texts(view)
+    texts = legal_texts(view)
     if not texts:
         return {}
     if view["phase"] != "spiel":
@@ -443,7 +438,7 @@ def value_of(
     number of them), so ``analyse()[0][1] - value_of(played)`` is the value given up."""
     if view["phase"] != "spiel":
         return 0.0  # the pause has one move: nothing to weigh
-    texts = _legal_texts(view)
+    texts = legal_texts(view)
     wanted = move_text
     if move_text not in texts:  # any spelling the notation accepts, e.g. "take gold"
         wanted = format_move(to_move_int(state_from_view(view, random.Random(0)), move_text, view["seat"]))

@@ -24,9 +24,9 @@ win outranks any running position.
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
+from services.ai_worker.players.player import Player
 from services.ai_worker.players.search import AlphaBeta
 from shared.games.hexagon import GAME, kernels
 from shared.games.hexagon.board import NEIGHBOURS
@@ -131,31 +131,34 @@ def _leicht(rules: HexagonRules, pos: Position, rng: random.Random) -> int:
     return rng.choice([move for move, _, hint in children if hint == top])
 
 
-def choose_move(
-    view: dict[str, Any],
-    strength: str,
-    deadline: float,
-    rng: random.Random,
-    node_limit: int | None = None,
-    stats: dict[str, int] | None = None,
-) -> str:
-    """The computer's move for the seat the view belongs to (see the module doc).
+class HexagonPlayer(Player):
+    plays_a_lone_move_at_once = False
 
-    Optional, for tests and benchmarks: ``node_limit`` caps the search so that a game
-    replays exactly from the rng seed; ``stats`` receives ``nodes`` and ``depth``."""
-    fallback = _first_legal(view)
-    if time.monotonic() >= deadline:
-        return fallback
-    rules, pos, _state = _rebuild(view)
-    if strength == "leicht":
-        return move_text(_leicht(rules, pos, rng))
-    if strength not in ("mittel", "stark"):
-        raise ValueError(f"Unbekannte Stärke / unknown strength: {strength!r}")
-    search = AlphaBeta(rules, deadline, node_limit, rng)
-    move, _value = search.best_move(pos, MITTEL_DEPTH if strength == "mittel" else STARK_MAX_DEPTH)
-    if stats is not None:
-        stats.update(nodes=search.nodes, depth=search.depth_reached)
-    return fallback if move is None else move_text(move)
+    def search(
+        self,
+        view: dict[str, Any],
+        texts: list[str],
+        strength: str,
+        deadline: float,
+        rng: random.Random,
+        node_limit: int | None = None,
+        stats: dict[str, int] | None = None,
+    ) -> str:
+        """The computer's move for the seat the view belongs to (see the module doc).
+
+        Optional, for tests and benchmarks: ``node_limit`` caps the search so that a game
+        replays exactly from the rng seed; ``stats`` receives ``nodes`` and ``depth``."""
+        rules, pos, _state = _rebuild(view)
+        if strength == "leicht":
+            return move_text(_leicht(rules, pos, rng))
+        search = AlphaBeta(rules, deadline, node_limit, rng)
+        move, _value = search.best_move(pos, MITTEL_DEPTH if strength == "mittel" else STARK_MAX_DEPTH)
+        if stats is not None:
+            stats.update(nodes=search.nodes, depth=search.depth_reached)
+        return texts[0] if move is None else move_text(move)
+
+
+PLAYER = HexagonPlayer()
 
 
 def _root_values(view: dict[str, Any], deadline: float, rng: random.Random) -> list[tuple[int, float]]:

@@ -1,6 +1,6 @@
 """The pause between two rounds (Battlehanse's Rundentafel), for any engine that reports one.
 
-An engine that plays in rounds offers ``is_round_pause(state)``; while it is true nobody
+An engine that plays in rounds has the :class:`~shared.games.capabilities.RoundPauses` capability; while it is true nobody
 is to move, so the clocks stand still (``to_move`` is empty), and the only legal move
 ends the pause.  Who ends it depends on the table's mode, which :data:`COUNTDOWN_MS`
 says: in Wartesaal games a countdown runs and the table plays that move itself when it
@@ -15,6 +15,7 @@ from typing import Any
 
 from shared.game_store import GameRow
 from shared.games import get_game
+from shared.games.capabilities import RoundPauses
 
 # Per table mode: the countdown before the table ends the pause itself, or None when
 # the seated player ends it (computer and same-device tables).
@@ -23,8 +24,8 @@ COUNTDOWN_MS: dict[str, int | None] = {"wartesaal": 12_000, "computer": None, "s
 
 def in_round_pause(row: GameRow, state: Any) -> bool:
     """True while a running table shows the result of a round before the next one."""
-    is_pause = getattr(get_game(row.game), "is_round_pause", None)
-    return row.running and is_pause is not None and bool(is_pause(state))
+    engine = get_game(row.game)
+    return row.running and isinstance(engine, RoundPauses) and engine.is_round_pause(state)
 
 
 def pause_deadline(row: GameRow, state: Any) -> dt.datetime | None:

@@ -60,19 +60,20 @@ from shared import clock, game_store, outbox
 from shared.game_store import GameRow, MoveAppend
 from shared.games import get_game
 from shared.games.base import GameError, Outcome
+from shared.games.table_reason import TableReason
 from shared.schemas.outbox_events import GAME_FINISHED, GameFinished
 from shared.table_replay import StateCache
 
 log = logging.getLogger("game.table")
 
 # Results the table itself decides (the engine decides the game's own ends).
-RESULT_TEXTS: dict[str, tuple[str, str]] = {
-    "zeit": ("Zeit abgelaufen", "Time out"),
-    "zugzeit": ("Zugzeit überschritten (10 Minuten)", "Move time exceeded (10 minutes)"),
-    "aufgabe": ("Aufgegeben", "Resigned"),
-    "remis": ("Remis vereinbart", "Draw agreed"),
-    "verlassen": ("Partie verlassen", "Left the game"),
-    "verlassen_remis": ("Remis: der Gegner hat die Partie verlassen", "Draw: the opponent left the game"),
+RESULT_TEXTS: dict[TableReason, tuple[str, str]] = {
+    TableReason.TIME: ("Zeit abgelaufen", "Time out"),
+    TableReason.MOVE_TIME: ("Zugzeit überschritten (10 Minuten)", "Move time exceeded (10 minutes)"),
+    TableReason.RESIGNED: ("Aufgegeben", "Resigned"),
+    TableReason.DRAW_AGREED: ("Remis vereinbart", "Draw agreed"),
+    TableReason.LEFT: ("Partie verlassen", "Left the game"),
+    TableReason.LEFT_DRAW: ("Remis: der Gegner hat die Partie verlassen", "Draw: the opponent left the game"),
 }
 
 
@@ -96,17 +97,17 @@ def now_utc() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def result_of(reason: str, winner: int | None) -> dict[str, Any]:
+def result_of(reason: TableReason, winner: int | None) -> dict[str, Any]:
     de, en = RESULT_TEXTS[reason]
-    return {"winner": winner, "reason": reason, "de": de, "en": en, "score": None}
+    return {"winner": winner, "reason": str(reason), "de": de, "en": en, "score": None}
 
 
 def time_result(row: GameRow, loser: int) -> dict[str, Any]:
     """Lost on time: the chess clock fell (``zeit``) or the move time ran out (``zugzeit``)."""
     limit = per_move_limit_ms(row)
     if row.clock is not None or limit is None:
-        return result_of("zeit", 1 - loser)
-    result = result_of("zugzeit", 1 - loser)
+        return result_of(TableReason.TIME, 1 - loser)
+    result = result_of(TableReason.MOVE_TIME, 1 - loser)
     # The allowance differs by game (Battlegeneral: five minutes), so the text names it.
     de, en = minutes_text(limit)
     result["de"], result["en"] = f"Zugzeit überschritten ({de})", f"Move time exceeded ({en})"
@@ -445,7 +446,7 @@ class Tables:
             # At a same-device table the side to move gives up.
             to_move = get_game(row.game).to_move(state)
             seat = next((s for s in seats if s in to_move), seats[0])
-            return self._finish(conn, row, state, now, result_of("aufgabe", 1 - seat))
+            return self._finish(conn, row, state, now, result_of(TableReason.RESIGNED, 1 - seat))
 
         return self._locked(game_id, act)
 
@@ -461,7 +462,7 @@ class Tables:
             if action == "accept" or (action == "offer" and offer == 1 - seat):
                 if offer != 1 - seat:
                     raise TableRefusal("no_offer")
-                return self._finish(conn, row, state, now, result_of("remis", None))
+                return self._finish(conn, row, state, now, result_of(TableReason.DRAW_AGREED, None))
             if action == "decline" and offer != 1 - seat:
                 raise TableRefusal("no_offer")
             return self._write_offers(conn, row, state, draw=seat if action == "offer" else None,
@@ -578,9 +579,9 @@ class Tables:
             if not row.running or user_id not in row.seats:
                 return Settled(row, state)
             if row.mode != "wartesaal":
-                return self._finish(conn, row, state, now, result_of("verlassen", None), status="aborted")
+                return self._finish(conn, row, state, now, result_of(TableReason.LEFT, None), status="aborted")
             seat = row.seats.index(user_id)
-            return self._finish(conn, row, state, now, result_of("verlassen", 1 - seat))
+            return self._finish(conn, row, state, now, result_of(TableReason.LEFT, 1 - seat))
 
         try:
             return self._locked(game_id, act).finished_now
@@ -614,8 +615,8 @@ class Tables:
                     en=f"Your opponent has been gone for only {away // 1000} seconds; you can claim the win in"
                        f" {wait_s} seconds.")
             if action == "win":
-                return self._finish(conn, row, state, now, result_of("verlassen", seat))
-            return self._finish(conn, row, state, now, result_of("verlassen_remis", None))
+                return self._finish(conn, row, state, now, result_of(TableReason.LEFT, seat))
+            return self._finish(conn, row, state, now, result_of(TableReason.LEFT_DRAW, None))
 
         return self._locked(game_id, act)
 

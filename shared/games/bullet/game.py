@@ -16,7 +16,7 @@ from shared.games.bullet.movegen import fast_moves as _fast_moves
 from shared.games.bullet.notation import read_move
 from shared.games.bullet.options import DEFAULTS, normalize
 from shared.games.bullet.position import format_position, parse_position
-from shared.games.bullet.state import BulletState, play, settle
+from shared.games.bullet.state import BulletReason, BulletState, play, settle
 from shared.games.bullet.view import danger, legal_ids, own_and_enemy, render, view
 
 
@@ -24,10 +24,14 @@ def _game_over() -> IllegalMove:
     return IllegalMove("game_over", "Die Partie ist vorbei", "The game is over")
 
 
-class BulletGame(Game):
+class BulletGame(Game[BulletState, int]):
+    """Battlebullet; its :class:`~shared.games.capabilities.FastPlay` works on a
+    :data:`~.movegen.FastState` (:meth:`fast_state`), not on the state itself."""
+
     name = "bullet"
     title = "Battlebullet"
     seat_names = (("Weiß", "White"), ("Schwarz", "Black"))
+    reasons = BulletReason
 
     # ---- options and creation -------------------------------------------------
     def default_options(self) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from shared.games.base import BadNotation, GameError
 from shared.games.bullet.movegen import TEXT
 from shared.games.bullet.position import format_position
 from shared.games.bullet.state import BulletState
+from shared.games.record_header import read_record_text
 
 _HEADER_RE = re.compile(r'^\[([A-Za-z0-9_]+) "((?:[^"\\]|\\.)*)"\]$')
 _MOVE_NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$")
@@ -54,10 +55,6 @@ _OWN_HEADERS = (
 
 def _quote(value: str) -> str:
     return " ".join(str(value).split()).replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _unquote(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
 
 
 def result_token(state: BulletState) -> str:
@@ -114,22 +111,17 @@ def write(state: BulletState, headers: dict[str, str]) -> str:
 
 def read(text: str) -> tuple[dict[str, str], list[str]]:
     """Record text → (headers, move texts).  Raises BadNotation for malformed text."""
-    if not isinstance(text, str):
-        raise BadNotation("bad_record", "Die Partiedatei ist kein Text", "The record is not text")
-    headers: dict[str, str] = {}
+    parts = read_record_text(
+        text,
+        not_text=BadNotation("bad_record", "Die Partiedatei ist kein Text", "The record is not text"),
+        bad_header=lambda number, _line: BadNotation(
+            "bad_record", f"Zeile {number}: unlesbare Kopfzeile", f"Line {number}: unreadable header"
+        ),
+        header=_HEADER_RE,
+    )
+    headers = parts.last
     moves: list[str] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("["):
-            match = _HEADER_RE.match(line)
-            if match is None:
-                raise BadNotation(
-                    "bad_record", f"Zeile {number}: unlesbare Kopfzeile", f"Line {number}: unreadable header"
-                )
-            headers[match.group(1)] = _unquote(match.group(2))
-            continue
+    for line in parts.lines:
         for token in line.split():
             if _MOVE_NUMBER_RE.match(token) or token in _RESULTS:
                 continue

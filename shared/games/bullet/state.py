@@ -23,9 +23,20 @@ only counts moves, so playing a move never generates the full move list.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from shared.games.base import Outcome
 from shared.games.bullet.movegen import ENEMY_XOR, OWN_XOR, PUSHES_OUT, has_move
+
+
+class BulletReason(StrEnum):
+    """How the rules end a game of Battlebullet (rules 1–4 above)."""
+
+    WIN_TARGET = "siegziel"
+    REPETITION = "wiederholung"
+    MOVE_LIMIT = "zuglimit"
+    NO_MOVE = "keine_zuege"
+
 
 SEAT_NAMES = (("Weiß", "White"), ("Schwarz", "Black"))
 
@@ -72,7 +83,7 @@ def _ending(state: BulletState, last_mover: int | None) -> Outcome | None:
         seat = winners[0]
         return Outcome(
             seat,
-            "siegziel",
+            BulletReason.WIN_TARGET,
             f"Siegziel erreicht: {SEAT_NAMES[seat][0]} hat {out[seat]} Kugeln hinausgeschoben",
             f"Win target reached: {SEAT_NAMES[seat][1]} pushed out {out[seat]} marbles",
             _score(out),
@@ -80,7 +91,7 @@ def _ending(state: BulletState, last_mover: int | None) -> Outcome | None:
     if state.seen.count(state.key) >= 3:
         return Outcome(
             None,
-            "wiederholung",
+            BulletReason.REPETITION,
             "Remis durch dreifache Stellungswiederholung",
             "Draw by threefold repetition",
             _score(out),
@@ -89,7 +100,7 @@ def _ending(state: BulletState, last_mover: int | None) -> Outcome | None:
         if out[0] == out[1]:
             return Outcome(
                 None,
-                "zuglimit",
+                BulletReason.MOVE_LIMIT,
                 "Zuglimit erreicht, gleich viele Kugeln hinausgeschoben: Remis",
                 "Move limit reached, equal marbles pushed out: draw",
                 _score(out),
@@ -97,7 +108,7 @@ def _ending(state: BulletState, last_mover: int | None) -> Outcome | None:
         seat = 0 if out[0] > out[1] else 1
         return Outcome(
             seat,
-            "zuglimit",
+            BulletReason.MOVE_LIMIT,
             f"Zuglimit erreicht: {SEAT_NAMES[seat][0]} hat mehr Kugeln hinausgeschoben",
             f"Move limit reached: {SEAT_NAMES[seat][1]} pushed out more marbles",
             _score(out),
@@ -114,7 +125,7 @@ def settle(state: BulletState, last_mover: int | None) -> BulletState:
             seat = 1 - state.side
             outcome = Outcome(
                 seat,
-                "keine_zuege",
+                BulletReason.NO_MOVE,
                 f"{SEAT_NAMES[state.side][0]} hat keinen Zug mehr und verliert",
                 f"{SEAT_NAMES[state.side][1]} has no legal move and loses",
                 _score(state.out),

@@ -11,11 +11,13 @@ from shared.games.general.creation import from_position as position_to_state
 from shared.games.general.json_form import from_json as json_to_state
 from shared.games.general.json_form import to_json as state_to_json
 from shared.games.general.legality import check_play_move
+from shared.games.general.moves import GeneralReason
 from shared.games.general.notation import format_move, parse_move_text
 from shared.games.general.notation import to_position as state_to_position
 from shared.games.general.pieces import TOKENS
 from shared.games.general.record import read_record, write_record
 from shared.games.general.setup_phase import (
+    SetupMove,
     apply_setup,
     check_setup_move,
     parse_setup_text,
@@ -33,10 +35,13 @@ def _illegal(code: str, de: str, en: str) -> IllegalMove:
     return IllegalMove(code, de, en)
 
 
-class GeneralGame(Game):
+class GeneralGame(Game[State, int | SetupMove]):
+    """Battlegeneral; a move is a play move int (``from * 100 + to``) or a setup tuple."""
+
     name = "general"
     title = "Battlegeneral"
     seat_names = (("Rot", "Red"), ("Blau", "Blue"))
+    reasons = GeneralReason
 
     # ---- options and creation ------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -119,7 +124,7 @@ class GeneralGame(Game):
             "target": target - 1 if target else None,
         }
 
-    def parse_move(self, state: State, text: str, seat: int | None = None) -> Any:
+    def parse_move(self, state: State, text: str, seat: int | None = None) -> int | SetupMove:
         if not isinstance(text, str):
             raise BadNotation("bad_notation", "Ein Zug ist Text, z. B. a4-a5", "A move is text, e.g. a4-a5")
         setup_move = parse_setup_text(text)
@@ -135,12 +140,12 @@ class GeneralGame(Game):
             raise _illegal("setup_over", "Die Aufstellung ist vorbei", "The setup phase is over")
         return check_play_move(state, frm, to)
 
-    def move_text(self, state: State, move: Any) -> str:
+    def move_text(self, state: State, move: int | SetupMove) -> str:
         if isinstance(move, tuple):
             return setup_text(move)
         return format_move(move // 100, move % 100)
 
-    def apply(self, state: State, move: Any, seat: int | None = None) -> State:
+    def apply(self, state: State, move: int | SetupMove | str, seat: int | None = None) -> State:
         if isinstance(move, str):
             move = self.parse_move(state, move, seat)
             seat = self._seat(state, seat)

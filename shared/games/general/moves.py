@@ -38,6 +38,8 @@ unless the mover cannot move a piece either (ignoring repetition): draw
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from shared.games.base import Outcome
 from shared.games.general.board import NEIGHBOUR_SETS, NEIGHBOURS, RAYS
 from shared.games.general.pieces import ATTACKER_WINS, BOTH_LOSE, FLAG, MOVABLE_MAX, SCOUT, fight
@@ -256,6 +258,15 @@ def fast_apply(st: State, move: int) -> State:
     return new
 
 
+class GeneralReason(StrEnum):
+    """How the rules end a game of Battlegeneral."""
+
+    FLAG_CAPTURED = "fahne_erobert"
+    NO_MOVE = "keine_zuege"
+    BOTH_BLOCKED = "beide_blockiert"
+    QUIET_MOVES = "zweihundert_zuege"  # the quiet-move limit (200 by default) without a fight
+
+
 def end_of_game(st: State, flag_captured: bool = False) -> Outcome | None:
     """The outcome of a play-phase state whose last move (if any) was by the other seat."""
     mover = 1 - st.to_move
@@ -263,16 +274,16 @@ def end_of_game(st: State, flag_captured: bool = False) -> Outcome | None:
         return flag_outcome(mover)
     if not has_legal_move(st):
         if not can_move_at_all(st, mover):
-            return Outcome(None, "beide_blockiert", "Beide Seiten können nicht mehr ziehen", "Neither side can move")
-        return Outcome(mover, "keine_zuege", "Keine legalen Züge mehr", "No legal moves left")
+            return Outcome(None, GeneralReason.BOTH_BLOCKED, "Beide Seiten können nicht mehr ziehen", "Neither side can move")
+        return Outcome(mover, GeneralReason.NO_MOVE, "Keine legalen Züge mehr", "No legal moves left")
     limit = st.options["max_quiet_moves"]
     if st.quiet >= limit:
-        return Outcome(None, "zweihundert_zuege", f"{limit} Züge ohne Kampf", f"{limit} moves without a fight")
+        return Outcome(None, GeneralReason.QUIET_MOVES, f"{limit} Züge ohne Kampf", f"{limit} moves without a fight")
     return None
 
 
 def flag_outcome(winner: int) -> Outcome:
-    return Outcome(winner, "fahne_erobert", "Fahne erobert", "Flag captured")
+    return Outcome(winner, GeneralReason.FLAG_CAPTURED, "Fahne erobert", "Flag captured")
 
 
 def perft(st: State, depth: int) -> int:

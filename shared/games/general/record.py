@@ -30,14 +30,16 @@ import re
 from typing import TYPE_CHECKING
 
 from shared.games.base import BadNotation, GameError, Outcome
+from shared.games.general.moves import GeneralReason
 from shared.games.general.notation import format_move, parse_move_text
 from shared.games.general.state import State, ply_records
+from shared.games.record_header import read_record_text
 
 if TYPE_CHECKING:
     from shared.games.general.engine import GeneralGame
 
-# Reasons the rules decide (shared.games.general.moves); any other reason is the table's.
-RULES_ENDINGS = frozenset({"fahne_erobert", "keine_zuege", "beide_blockiert", "zweihundert_zuege"})
+# Reasons the rules decide; any other reason is the table's.
+RULES_ENDINGS = frozenset(GeneralReason)
 _HEADER = re.compile(r'^\[(\w+) "(.*)"\]$')
 _MOVE_TOKEN = re.compile(r"(\d+)\.|([a-j](?:10|[1-9])[-x][a-j](?:10|[1-9])(?: ?\((?:10|[1-9SBF]):(?:10|[1-9SBF])\))?)", re.IGNORECASE)
 
@@ -86,21 +88,15 @@ def write_record(game: GeneralGame, st: State, headers: dict[str, str]) -> str:
 
 
 def read_record(game: GeneralGame, text: str) -> State:
-    if not isinstance(text, str):
-        raise _bad("Die Partie-Aufzeichnung muss Text sein", "A game record must be text")
-    headers: dict[str, str] = {}
-    move_lines: list[str] = []
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        match = _HEADER.match(line)
-        if match:
-            headers[match.group(1)] = match.group(2)
-        elif line.startswith("["):
-            raise _bad(f"Unlesbare Kopfzeile: {line[:60]}", f"Unreadable header: {line[:60]}")
-        else:
-            move_lines.append(line)
+    parts = read_record_text(
+        text,
+        not_text=_bad("Die Partie-Aufzeichnung muss Text sein", "A game record must be text"),
+        bad_header=lambda _number, line: _bad(f"Unlesbare Kopfzeile: {line[:60]}", f"Unreadable header: {line[:60]}"),
+        header=_HEADER,
+        escaped=False,  # values are written with " turned into ', never escaped
+        comments=("#",),
+    )
+    headers, move_lines = parts.last, parts.lines
     if headers.get("Game") != "Battlegeneral":
         raise _bad("Keine Battlegeneral-Aufzeichnung", "Not a Battlegeneral record")
     if "Start" not in headers and "Setup" not in headers:

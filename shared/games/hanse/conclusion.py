@@ -16,13 +16,10 @@ record back gives the concluded state again (:func:`conclude_from_record`).
 
 from __future__ import annotations
 
-import re
-
 from shared.games.base import Outcome
 from shared.games.hanse.state import _FIELDS, OVER, State
 
 END_HEADER = "Ende"
-_HEADER = re.compile(r'^\[(Ende|Grund) "((?:[^"\\]|\\.)*)"\]$', re.MULTILINE)
 
 
 class Concluded(State):
@@ -56,9 +53,8 @@ def end_header(outcome: Outcome) -> dict[str, str]:
     return {END_HEADER: f"{outcome.reason} {winner}"}
 
 
-def conclude_from_record(state: State, text: str) -> State:
-    """The replayed ``state`` of a record, concluded when its headers say the table ended it."""
-    headers = {name: re.sub(r"\\(.)", r"\1", value) for name, value in _HEADER.findall(text)}
+def conclude_from_record(state: State, headers: dict[str, str]) -> State:
+    """The replayed ``state`` of a record, concluded when its ``headers`` say the table ended it."""
     reason, _, winner = headers.get(END_HEADER, "").partition(" ")
     if not reason or winner not in ("0", "1", "-"):
         return state

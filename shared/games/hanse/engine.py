@@ -11,11 +11,12 @@ before).  When a round gives the deciding seal the match ends at once (no pause)
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 from typing import Any
 
 from shared.games.base import BadNotation, BadOptions, Game, MoveInfo, Outcome, Seat
 from shared.games.hanse.cards import GOODS, HORSE, NAMES_DE, ZINN
-from shared.games.hanse.conclusion import conclude, conclude_from_record, end_header, table_outcome
+from shared.games.hanse.conclusion import conclude, end_header, table_outcome
 from shared.games.hanse.determinize import state_from_view
 from shared.games.hanse.effects import effect
 from shared.games.hanse.moves import legal, step
@@ -32,10 +33,20 @@ from shared.games.hanse.view import build_view
 DEFAULT_OPTIONS = {"first": 0, "seals_to_win": 2}
 
 
-class HanseGame(Game):
+class HanseReason(StrEnum):
+    """How the rules end a match of Battlehanse: one seat holds the seals it needed."""
+
+    SEALS = "ratssiegel"
+
+
+class HanseGame(Game[State, int]):
+    """Battlehanse; also offers :class:`~shared.games.capabilities.RoundPauses`,
+    :class:`~shared.games.capabilities.Reshuffles` and :class:`~shared.games.capabilities.FastPlay`."""
+
     name = "hanse"
     title = "Battlehanse"
     seat_names = (("Spieler 1", "Player 1"), ("Spieler 2", "Player 2"))
+    reasons = HanseReason
 
     # ---- options and creation -------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -99,7 +110,7 @@ class HanseGame(Game):
         # Neutral words: the same text follows "Gewonnen!" and "Verloren." (the seals stand behind it).
         return Outcome(
             winner,
-            "ratssiegel",
+            HanseReason.SEALS,
             "Entschieden nach Ratssiegeln",
             "decided on council seals",
             (float(state.seals[0]), float(state.seals[1])),
@@ -175,7 +186,7 @@ class HanseGame(Game):
         return write_record(state, headers, f"{state.seals[0]}-{state.seals[1]}", f"{result.de} / {result.en}")
 
     def parse_record(self, text: str) -> State:
-        return conclude_from_record(read_record(text), text)
+        return read_record(text)
 
     # ---- analysis ------------------------------------------------------------
     def perft(self, state: State, depth: int) -> int:

@@ -31,19 +31,16 @@ import re
 
 from shared.games.base import BadNotation, GameError
 from shared.games.hanse.cards import GOODS, HORSE, LETTERS, NAMES_DE
+from shared.games.hanse.conclusion import conclude_from_record
 from shared.games.hanse.replay import replay
 from shared.games.hanse.state import OVER, State, deal_round
+from shared.games.record_header import read_record_text
 
-_HEADER = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
 _MOVE = re.compile(r"^(\d+)\.\s+([^;#]+?)\s*(?:;.*)?$")
 
 
 def _escape(value: str) -> str:
     return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
-
-
-def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
 
 
 def _deal_line(state: State, round_no: int, starter: int) -> str:
@@ -119,18 +116,16 @@ def write_record(state: State, headers: dict[str, str], result: str, reason: str
 
 
 def read_record(text: str) -> State:
-    if not isinstance(text, str):
-        raise BadNotation("bad_record", "Keine Partie-Notation.", "Not a game record.")
-    headers: dict[str, list[str]] = {}
+    """The match a record holds, replayed (and concluded when the table ended it)."""
+    parts = read_record_text(
+        text,
+        not_text=BadNotation("bad_record", "Keine Partie-Notation.", "Not a game record."),
+        bad_header=None,  # an unreadable header is an unreadable line, reported below
+        comments=("#", "Runde"),
+    )
+    headers = parts.headers
     moves: list[str] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#") or line.startswith("Runde"):
-            continue
-        header = _HEADER.match(line)
-        if header:
-            headers.setdefault(header.group(1), []).append(_unescape(header.group(2)))
-            continue
+    for number, line in parts.body:
         move = _MOVE.match(line)
         if not move or int(move.group(1)) != len(moves) + 1:
             raise BadNotation(
@@ -152,8 +147,9 @@ def read_record(text: str) -> State:
             "bad_record", f"Kopfzeilen fehlen oder sind falsch: {exc}", f"Headers missing or wrong: {exc}"
         ) from None
     try:
-        return replay(first, seals_to_win, seed, moves, reshuffles)
+        replayed = replay(first, seals_to_win, seed, moves, reshuffles)
     except GameError as exc:
         raise BadNotation(
             "bad_record", f"Ungültiger Zug in der Notation: {exc.de}", f"Invalid move in the record: {exc.en}"
         ) from None
+    return conclude_from_record(replayed, parts.last)

@@ -17,27 +17,41 @@ For 1–3 more cells wins and equal cells is a draw; the score is (Rubin, Perle)
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from shared.games.base import Outcome
 from shared.games.hexagon.moves import PASS, generate, has_move
 from shared.games.hexagon.state import DRAW_CLOCK, REPETITIONS, State
 
-REASONS: dict[str, tuple[str, str]] = {
-    "brett_voll": ("Brett voll", "Board full"),
-    "keine_steine": ("Keine Steine mehr", "No stones left"),
-    "keine_zuege": ("Kein Zug mehr (Auffüllen)", "No move left (fill up)"),
-    "keine_zuege_beide": ("Keine Seite kann mehr ziehen", "Neither side can move"),
-    "fuenfzig_zuege": ("50-Züge-Regel", "50-move rule"),
-    "wiederholung": ("Dreifache Wiederholung", "Threefold repetition"),
+
+class HexagonReason(StrEnum):
+    """How the rules end a game of Battlehexagon (the codes of the list above)."""
+
+    BOARD_FULL = "brett_voll"
+    NO_STONES = "keine_steine"
+    NO_MOVE = "keine_zuege"
+    NEITHER_MOVES = "keine_zuege_beide"
+    FIFTY_MOVES = "fuenfzig_zuege"
+    REPETITION = "wiederholung"
+
+
+REASONS: dict[HexagonReason, tuple[str, str]] = {
+    HexagonReason.BOARD_FULL: ("Brett voll", "Board full"),
+    HexagonReason.NO_STONES: ("Keine Steine mehr", "No stones left"),
+    HexagonReason.NO_MOVE: ("Kein Zug mehr (Auffüllen)", "No move left (fill up)"),
+    HexagonReason.NEITHER_MOVES: ("Keine Seite kann mehr ziehen", "Neither side can move"),
+    HexagonReason.FIFTY_MOVES: ("50-Züge-Regel", "50-move rule"),
+    HexagonReason.REPETITION: ("Dreifache Wiederholung", "Threefold repetition"),
 }
 
 
-def _decided(reason: str, red_cells: int, white_cells: int) -> Outcome:
+def _decided(reason: HexagonReason, red_cells: int, white_cells: int) -> Outcome:
     winner = 0 if red_cells > white_cells else 1 if white_cells > red_cells else None
     de, en = REASONS[reason]
     return Outcome(winner, reason, de, en, (float(red_cells), float(white_cells)))
 
 
-def _drawn(reason: str, state: State) -> Outcome:
+def _drawn(reason: HexagonReason, state: State) -> Outcome:
     de, en = REASONS[reason]
     return Outcome(None, reason, de, en, (float(state.red.bit_count()), float(state.white.bit_count())))
 
@@ -46,21 +60,21 @@ def _compute(state: State) -> Outcome | None:
     red, white = state.red, state.white
     empty = state.empty
     if empty == 0:
-        return _decided("brett_voll", red.bit_count(), white.bit_count())
+        return _decided(HexagonReason.BOARD_FULL, red.bit_count(), white.bit_count())
     if red == 0 or white == 0:
-        return _decided("keine_steine", red.bit_count(), white.bit_count())
+        return _decided(HexagonReason.NO_STONES, red.bit_count(), white.bit_count())
     if not has_move(state.me, empty):
         if not state.setup.passes:
             filled = empty.bit_count()
             if state.side == 0:
-                return _decided("keine_zuege", red.bit_count(), white.bit_count() + filled)
-            return _decided("keine_zuege", red.bit_count() + filled, white.bit_count())
+                return _decided(HexagonReason.NO_MOVE, red.bit_count(), white.bit_count() + filled)
+            return _decided(HexagonReason.NO_MOVE, red.bit_count() + filled, white.bit_count())
         if not has_move(state.opp, empty):
-            return _decided("keine_zuege_beide", red.bit_count(), white.bit_count())
+            return _decided(HexagonReason.NEITHER_MOVES, red.bit_count(), white.bit_count())
     if state.clock >= DRAW_CLOCK:
-        return _drawn("fuenfzig_zuege", state)
+        return _drawn(HexagonReason.FIFTY_MOVES, state)
     if state.seen.count(state.seen[-1]) >= REPETITIONS:
-        return _drawn("wiederholung", state)
+        return _drawn(HexagonReason.REPETITION, state)
     return None
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from shared.games.base import BadNotation, Game, GameError, MoveInfo, Outcome
 from shared.games.hexagon import ending, play, record, view
 from shared.games.hexagon.board import N_CELLS
+from shared.games.hexagon.ending import HexagonReason
 from shared.games.hexagon.moves import PASS
 from shared.games.hexagon.notation import move_text, position_text
 from shared.games.hexagon.options import DEFAULTS, new_setup, normalize_options, setup_from_position
@@ -43,10 +44,14 @@ def _slow_perft(state: State, depth: int) -> int:
     return sum(_slow_perft(advance(state, m), depth - 1) for m in moves)
 
 
-class HexagonGame(Game):
+class HexagonGame(Game[State, int]):
+    """Battlehexagon; also offers :class:`~shared.games.capabilities.FastPlay` and
+    :class:`~shared.games.capabilities.Bitboards` for the computer opponents."""
+
     name = "hexagon"
     title = "Battlehexagon"
     seat_names = (("Rubin", "Ruby"), ("Perle", "Pearl"))
+    reasons = HexagonReason
 
     # ---- options and creation -------------------------------------------------
     def default_options(self) -> dict[str, Any]:
@@ -73,7 +78,7 @@ class HexagonGame(Game):
     def move_text(self, state: State, move: int) -> str:
         return move_text(move)
 
-    def apply(self, state: State, move: Any, seat: int | None = None) -> State:
+    def apply(self, state: State, move: int | str, seat: int | None = None) -> State:
         return advance(state, play.resolve(state, move, seat))
 
     def outcome(self, state: State) -> Outcome | None:

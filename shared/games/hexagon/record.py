@@ -37,6 +37,7 @@ from shared.games.hexagon.ending import end_of
 from shared.games.hexagon.notation import move_text
 from shared.games.hexagon.options import new_setup, setup_from_position
 from shared.games.hexagon.state import Setup, State, initial
+from shared.games.record_header import read_record_text
 
 ENGINE_KEYS = (
     "Spiel",
@@ -60,10 +61,6 @@ _RESULTS = {"1-0", "0-1", "½-½", "1/2-1/2", "*"}
 
 def _quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
-
-
-def _unquote(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
 
 
 def _key(name: str) -> str:
@@ -124,21 +121,13 @@ def _bad(de: str, en: str) -> BadNotation:
 
 def parse_record(text: str, replay: Callable[[State, str], State]) -> State:
     """Replay a record; ``replay(state, move_text)`` applies one checked move."""
-    if not isinstance(text, str):
-        raise _bad("kein Text", "not text")
-    headers: dict[str, str] = {}
-    body: list[str] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        match = _HEADER_RE.match(line)
-        if match:
-            headers[match.group(1)] = _unquote(match.group(2))
-        elif line.startswith("["):
-            raise _bad(f"Kopfzeile nicht lesbar: {line[:40]!r}", f"unreadable header: {line[:40]!r}")
-        else:
-            body.append(line)
+    parts = read_record_text(
+        text,
+        not_text=_bad("kein Text", "not text"),
+        bad_header=lambda _number, line: _bad(f"Kopfzeile nicht lesbar: {line[:40]!r}", f"unreadable header: {line[:40]!r}"),
+        header=_HEADER_RE,
+    )
+    headers, body = parts.last, parts.lines
     if headers.get("Spiel") != "Battlehexagon":
         raise _bad("kein Battlehexagon-Spiel", "not a Battlehexagon game")
     setup = _setup_from(headers)
