@@ -29,7 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 import psycopg
@@ -38,6 +38,9 @@ from shared import game_store
 from shared.accounts import Account
 from shared.games import get_game
 from shared.table_replay import StateCache
+
+if TYPE_CHECKING:
+    from shared.games.hanse.state import State as HanseState
 
 BERLIN = ZoneInfo("Europe/Berlin")
 OPTIONS = {"first": 0, "seals_to_win": 1}
@@ -84,9 +87,9 @@ def streak(days: set[dt.date], today: dt.date) -> int:
     return count
 
 
-def round_score(state: Any) -> int | None:
+def round_score(state: HanseState) -> int | None:
     """The player's points minus the computer's in the first round, once that round has ended."""
-    rounds = getattr(state, "rounds", ())
+    rounds = state.rounds
     if not rounds:
         return None
     players = rounds[0]["players"]
