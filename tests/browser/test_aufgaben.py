@@ -5,30 +5,23 @@ ratings shown as Glicko-2 moved them; reached from the Wartesaal and from the ga
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from services.lobby import puzzle_play
 from services.lobby.daily_market import berlin_day
-from shared import db, glicko2
+from shared import glicko2
 from shared.games import get_game
 from shared.puzzles import catalog
 from tests.browser.test_general import play as play_general_move
 from tests.browser.test_players import german_words
-from tests.browser.test_table import guest_page, play_hexagon_move, shots  # noqa: F401  (shots: fixture)
+from tests.browser.test_table import play_hexagon_move
+from tests.browser_fixtures import guest_page
 from tests.puzzles.test_play import line_state, puzzle_now, wrong_move
-from tests.stack import TEST_SECRET, Infra, ServiceProcess
+from tests.stack import TEST_SECRET, ServiceProcess
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=2)
-    yield pool
-    pool.close()
 
 
 def play_bullet_move(page, effect: dict, text: str) -> None:  # noqa: ANN001

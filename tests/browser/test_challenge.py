@@ -3,7 +3,6 @@ time, the first confirms, and both land on #/partie/<id> of the new game."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -11,13 +10,12 @@ import pytest
 
 from shared import db, game_store
 from tests.browser.test_wartesaal import enter_as_guest
-from tests.browser_fixtures import SCREENSHOT_DIR_ENV
 from tests.stack import Infra
 
 pytestmark = pytest.mark.browser
 
 
-def test_challenge_agree_and_both_open_the_table(browser, lobby, infra: Infra, tmp_path) -> None:  # noqa: ANN001, F811
+def test_challenge_agree_and_both_open_the_table(browser, lobby, infra: Infra, shots: Path) -> None:  # noqa: ANN001, F811
     ctx_a, anna = enter_as_guest(browser, lobby.url)
     ctx_b, bert = enter_as_guest(browser, lobby.url)
     try:
@@ -39,8 +37,6 @@ def test_challenge_agree_and_both_open_the_table(browser, lobby, infra: Infra, t
         anna_panel.locator('[data-option="clock"] button[data-value="3+2"][aria-pressed="true"]').wait_for()
         assert "bitte bestätigen" in anna_panel.get_by_test_id("challenge-status").inner_text()
         anna_panel.locator(".challenge-preview svg").wait_for()  # the map preview, drawn by the board
-        shots = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
-        shots.mkdir(parents=True, exist_ok=True)
         anna.screenshot(path=str(shots / "challenge-panel.png"), full_page=True)
         anna_panel.get_by_test_id("challenge-accept").click()
 

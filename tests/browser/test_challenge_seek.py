@@ -4,7 +4,6 @@ sees it in the Wartesaal with its Elo range and takes it, and both land at the n
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -12,13 +11,12 @@ import pytest
 
 from shared import db, game_store
 from tests.browser.test_wartesaal import enter_as_guest
-from tests.browser_fixtures import SCREENSHOT_DIR_ENV
 from tests.stack import Infra
 
 pytestmark = pytest.mark.browser
 
 
-def test_a_seek_is_opened_taken_and_both_reach_the_table(browser, lobby, infra: Infra, tmp_path) -> None:  # noqa: ANN001, F811
+def test_a_seek_is_opened_taken_and_both_reach_the_table(browser, lobby, infra: Infra, shots: Path) -> None:  # noqa: ANN001, F811
     from playwright.sync_api import expect
 
     ctx_a, anna = enter_as_guest(browser, lobby.url)
@@ -31,8 +29,6 @@ def test_a_seek_is_opened_taken_and_both_reach_the_table(browser, lobby, infra: 
         offer = bert.get_by_test_id("seek-list").locator("li").filter(has_text=anna_name)
         expect(offer).to_contain_text("sucht einen Gegner")
         expect(offer).to_contain_text("Battlegeneral")
-        shots = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
-        shots.mkdir(parents=True, exist_ok=True)
         bert.screenshot(path=str(shots / "seek-wartesaal.png"), full_page=True)
         offer.get_by_test_id("seek-take").click()
         for page in (anna, bert):

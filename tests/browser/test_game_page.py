@@ -9,18 +9,16 @@ table by keyboard only, then a Battlebullet move. Kostenlos spielen opens a tabl
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from shared import db
-from tests.browser_fixtures import SCREENSHOT_DIR_ENV, launch_chromium
+from tests.browser_fixtures import UI_TIMEOUT_MS, launch_chromium
 from tests.stack import Infra
 
 pytestmark = pytest.mark.browser
 
-UI_TIMEOUT_MS = 15_000
 JADE_FRAME = "rgb(92, 199, 154)"  # themes.ts: HEXAGON_FRAMES.jade.frame #5cc79a
 
 
@@ -30,13 +28,6 @@ def browser(playwright_driver):  # noqa: ANN001, ANN201
     chromium = launch_chromium(playwright_driver, "--autoplay-policy=no-user-gesture-required")
     yield chromium
     chromium.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def finish_a_game_for(infra: Infra, user_id: int, game: str) -> None:

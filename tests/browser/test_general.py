@@ -9,7 +9,7 @@ import random
 from shared import game_store
 from shared.games import get_game
 from shared.table_replay import replay
-from tests.browser.test_table import guest_page, pool, shots  # noqa: F401  (fixtures)
+from tests.browser_fixtures import guest_page
 from tests.table_client import load, stored_when
 
 pytestmark = __import__("pytest").mark.browser

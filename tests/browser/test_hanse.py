@@ -24,7 +24,7 @@ import pytest
 
 from shared import accounts, game_store
 from shared.games import get_game
-from tests.browser.test_table import guest_page, pool, shots  # noqa: F401  (fixtures)
+from tests.browser_fixtures import guest_page
 from tests.stack import ServiceProcess
 from tests.table_client import TableClient
 
@@ -248,7 +248,6 @@ def play_until_round_end(game_url: str, user: dict[str, Any], game_id: int, stat
             state = after
     finally:
         client.close()
-
 
 
 def socket_states(frames: list[str]) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ import pytest
 from services.lobby import daily_market
 from shared.games import get_game
 from tests.browser.test_hanse import play_through_ui
-from tests.browser.test_table import guest_page, shots  # noqa: F401  (fixtures)
+from tests.browser_fixtures import guest_page
 from tests.stack import TEST_SECRET as SECRET
 from tests.stack import ServiceProcess
 

@@ -10,7 +10,7 @@ import pytest
 
 from services.lobby import hanse_puzzles
 from tests.browser.test_hanse import tap_move
-from tests.browser.test_table import guest_page, shots  # noqa: F401  (fixtures)
+from tests.browser_fixtures import guest_page
 from tests.stack import ServiceProcess
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_table import guest_page, pool  # noqa: F401  (fixtures)
+from tests.browser_fixtures import guest_page
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,6 @@ Meine Partien shows the statistics by opponent, the filters and the Elo history 
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 from pathlib import Path
 
@@ -17,7 +16,6 @@ from psycopg.types.json import Jsonb
 
 from shared import db, game_store
 from tests.browser.test_wartesaal import enter_as_guest
-from tests.browser_fixtures import SCREENSHOT_DIR_ENV
 from tests.lobby_fixtures import SESSION_COOKIE, guest
 from tests.stack import Infra
 
@@ -34,14 +32,8 @@ def enter_with_session(chromium, url: str, session):  # noqa: ANN001, ANN201
     return context, page
 
 
-def shots_dir(tmp_path: Path) -> Path:
-    shots = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
-    shots.mkdir(parents=True, exist_ok=True)
-    return shots
-
-
 def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser, lobby, infra: Infra,  # noqa: ANN001, F811
-                                                                         tmp_path: Path) -> None:
+                                                                         shots: Path) -> None:
     bert_http = guest(lobby.url)  # Bert has an account but is not in the Wartesaal
     bert_id, bert_name = bert_http.user["id"], bert_http.user["name"]
     ctx_a, anna = enter_as_guest(browser, lobby.url)
@@ -56,7 +48,7 @@ def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser
         profile.get_by_test_id("play-hexagon").click()
         form = profile.get_by_test_id("invitation-form")
         form.locator('[data-option="clock"] button[data-value="3+2"]').click()
-        anna.screenshot(path=str(shots_dir(tmp_path) / "profile-invitation.png"), full_page=True)
+        anna.screenshot(path=str(shots / "profile-invitation.png"), full_page=True)
         form.get_by_test_id("invitation-send").click()
         profile.get_by_test_id("invitation-sent").wait_for()
 
@@ -69,7 +61,7 @@ def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser
         entry = bert.get_by_test_id("invitation").filter(has_text=anna.get_by_test_id("me").inner_text())
         entry.wait_for()
         assert "lädt dich ein" in entry.inner_text() and "3+2" in entry.inner_text()
-        bert.screenshot(path=str(shots_dir(tmp_path) / "postfach.png"), full_page=True)
+        bert.screenshot(path=str(shots / "postfach.png"), full_page=True)
         entry.get_by_test_id("invitation-accept").click()
 
         # Anna is still on Bert's profile: her Wartesaal socket takes her to the table too.
@@ -93,7 +85,7 @@ def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser
 
 
 def test_a_name_opens_the_profile_which_challenges_directly_and_my_games_shows_statistics(  # noqa: ANN001
-        browser, lobby, infra: Infra, tmp_path: Path) -> None:  # noqa: ANN001, F811
+        browser, lobby, infra: Infra, shots: Path) -> None:  # noqa: ANN001, F811
     ctx_a, anna = enter_as_guest(browser, lobby.url)
     ctx_b, bert = enter_as_guest(browser, lobby.url)
     try:
@@ -136,7 +128,7 @@ def test_a_name_opens_the_profile_which_challenges_directly_and_my_games_shows_s
         chart = anna.get_by_test_id("elo-chart")
         chart.wait_for()
         assert [p.get_attribute("data-elo") for p in chart.get_by_test_id("elo-point").all()] == ["1500", "1516"]
-        anna.screenshot(path=str(shots_dir(tmp_path) / "my-games-statistics.png"), full_page=True)
+        anna.screenshot(path=str(shots / "my-games-statistics.png"), full_page=True)
         anna.get_by_test_id("filter-result").select_option("loss")
         anna.wait_for_function("document.querySelectorAll('[data-testid=opponent-row] td')[0]?.textContent === '0'")
         assert [c.inner_text() for c in opponent.locator("td").all()] == ["0", "0", "1"]

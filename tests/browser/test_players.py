@@ -6,7 +6,6 @@ the challenge panel's sides and who begins, and the other pages' words and pictu
 from __future__ import annotations
 
 import datetime as dt
-import os
 import random
 import re
 import uuid
@@ -19,30 +18,15 @@ from psycopg.types.json import Jsonb
 
 from services.lobby.challenge_start import stake_ref
 from services.lobby.daily_market import berlin_day as berlin_day_of
-from shared import db, game_store, ledger
+from shared import game_store, ledger
 from shared.games import get_game
 from tests.browser.test_hanse import ENGINE as HANSE
 from tests.browser.test_hanse import SEED as HANSE_SEED
 from tests.browser.test_hanse import pick as hanse_pick
-from tests.browser.test_table import guest_page
-from tests.browser_fixtures import SCREENSHOT_DIR_ENV
+from tests.browser_fixtures import guest_page
 from tests.stack import Infra, ServiceProcess
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=2)
-    yield pool
-    pool.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def berlin_day() -> dt.date:
@@ -678,7 +662,6 @@ def hanse_match(seed: int, seals_to_win: int = 2) -> tuple[list[str], list[int |
         if HANSE.view(state, 0)["phase"] != "spiel":
             round_ends.append(len(moves))
     return moves, seats, round_ends
-
 
 
 def test_hanse_replay_every_round_move_by_move_with_both_hands(browser, services, pool, shots) -> None:  # noqa: ANN001

@@ -12,7 +12,7 @@ import redis
 
 from shared import accounts, game_store
 from shared.presence import ELO_CACHE
-from tests.browser.test_table import guest_page, pool, shots  # noqa: F401
+from tests.browser_fixtures import guest_page
 from tests.stack import Infra
 
 pytestmark = pytest.mark.browser

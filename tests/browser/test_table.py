@@ -8,45 +8,15 @@ the game service runs as its own process, as in production.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from shared import db, game_store
+from shared import game_store
 from shared.games import get_game
-from tests.browser_fixtures import SCREENSHOT_DIR_ENV
-from tests.stack import Infra
+from tests.browser_fixtures import UI_TIMEOUT_MS, guest_page
 
 pytestmark = pytest.mark.browser
-
-UI_TIMEOUT_MS = 15_000
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=2)
-    yield pool
-    pool.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def guest_page(browser, url: str, **context_args):  # noqa: ANN001, ANN201
-    context = browser.new_context(**context_args)
-    context.set_default_timeout(UI_TIMEOUT_MS)
-    page = context.new_page()
-    page.goto(url)
-    page.get_by_test_id("guest").click()
-    page.get_by_test_id("me").wait_for()
-    user = page.evaluate("fetch('/api/me').then(r => r.json())")["user"]
-    return context, page, user
 
 
 def board_classes(page, selector: str) -> list[str]:  # noqa: ANN001

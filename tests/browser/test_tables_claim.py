@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from shared import accounts, game_store
-from tests.browser.test_table import guest_page, pool  # noqa: F401 (fixtures)
+from tests.browser_fixtures import guest_page
 from tests.table_client import load, stored_when
 
 pytestmark = pytest.mark.browser

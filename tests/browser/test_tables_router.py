@@ -14,21 +14,16 @@ import pytest
 
 from bench.nginx_router import NginxRouter, nginx_binary
 from services.embedded import free_port
-from shared import db, game_store
+from shared import game_store
 from shared.games import get_game
-from tests.browser.test_table import UI_TIMEOUT_MS, guest_page, play_hexagon_move
+from tests.browser.test_table import play_hexagon_move
+from tests.browser_fixtures import UI_TIMEOUT_MS, guest_page
 from tests.platform.test_metrics import scrape, value
 from tests.stack import Infra, ServiceProcess, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed (make setup installs it)")]
 
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=2)
-    yield pool
-    pool.close()
 
 
 @pytest.fixture

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-
-from tests.browser_fixtures import SCREENSHOT_DIR_ENV
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +16,7 @@ def enter_as_guest(browser, url: str, **context_args):  # noqa: ANN001, ANN201
     return context, page
 
 
-def test_two_guests_see_each_other_and_chat_as_text(browser, lobby, tmp_path):  # noqa: F811
+def test_two_guests_see_each_other_and_chat_as_text(browser, lobby, shots):  # noqa: F811
     ctx_a, anna = enter_as_guest(browser, lobby.url)
     ctx_b, bert = enter_as_guest(browser, lobby.url)
     try:
@@ -49,8 +44,6 @@ def test_two_guests_see_each_other_and_chat_as_text(browser, lobby, tmp_path):  
         bert.get_by_test_id("chat-input").press("Enter")
         anna.get_by_test_id("message").filter(has_text="Hallo Anna!").wait_for()
 
-        shots = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
-        shots.mkdir(parents=True, exist_ok=True)
         anna.screenshot(path=str(shots / "wartesaal-desktop.png"))
 
         # Language switch: English texts at once, kept for the next visit on this device.
@@ -71,7 +64,7 @@ def test_two_guests_see_each_other_and_chat_as_text(browser, lobby, tmp_path):  
         ctx_b.close()
 
 
-def test_phone_held_sideways_shows_chat_and_list_side_by_side(browser, lobby, tmp_path):  # noqa: F811
+def test_phone_held_sideways_shows_chat_and_list_side_by_side(browser, lobby, shots):  # noqa: F811
     context, page = enter_as_guest(
         browser, lobby.url, viewport={"width": 844, "height": 390}, is_mobile=True, has_touch=True
     )
@@ -84,8 +77,6 @@ def test_phone_held_sideways_shows_chat_and_list_side_by_side(browser, lobby, tm
         # Nothing sticks out sideways, and the chat input is on screen without scrolling.
         assert page.evaluate("document.documentElement.scrollWidth") <= 844
         assert chat["y"] + chat["height"] <= 390
-        shots = Path(os.environ.get(SCREENSHOT_DIR_ENV) or tmp_path)
-        shots.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(shots / "wartesaal-phone-landscape.png"))
     finally:
         context.close()

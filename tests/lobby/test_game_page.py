@@ -7,21 +7,11 @@ stars, one rating per player (rating again replaces it), shown as average and co
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
-import pytest
 import requests
 
-from shared import db
 from tests.lobby_fixtures import guest
-from tests.stack import Infra, ServiceProcess
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=2)
-    yield pool
-    pool.close()
+from tests.stack import ServiceProcess
 
 
 def add_game(pool, game: str, seat0: int | None, seat1: int | None, finished: bool = True) -> None:  # noqa: ANN001

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -21,21 +20,13 @@ from services.lobby.quick_match import (
     agreed_challenge,
     preference,
 )
-from shared import db, game_store, presence
+from shared import game_store, presence
 from shared.presence import ELO_CACHE
 from shared.schemas import ProtocolError
 from tests.lobby_fixtures import WartesaalClient, guest, redis_client  # noqa: F401
-from tests.stack import Infra
 
 # A wave waits WAVE_SECONDS; on the loaded machine allow a lot more.
 PAIRED_WITHIN = WAVE_SECONDS + 15
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=2)
-    yield pool
-    pool.close()
 
 
 def seated(base_url: str) -> tuple[dict, WartesaalClient]:

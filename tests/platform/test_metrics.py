@@ -11,27 +11,19 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 import redis
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from shared import db, scrape_metrics
+from shared import scrape_metrics
 from tests.lobby_fixtures import WartesaalClient, guest
 from tests.stack import Infra, ServiceProcess
 from tests.table_client import TableClient, legal_texts, load, my_turn, new_game, players
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=2)
-    yield pool
-    pool.close()
 
 
 def scrape(url: str) -> dict[tuple[str, tuple], float]:

@@ -36,19 +36,12 @@ from bench.nginx_router import DEPLOY_CONF as NGINX_SITE
 from bench.nginx_router import NginxRouter, nginx_binary
 from services.embedded import free_port
 from services.lobby.client_address import trust_proxies
-from shared import auth_token, creation_quota, db, ledger, login_throttle, session_sockets
+from shared import auth_token, creation_quota, ledger, login_throttle, session_sockets
 from shared import challenge as negotiation
 from tests.lobby_fixtures import SESSION_COOKIE, WartesaalClient, guest, redis_client, registered  # noqa: F401
 from tests.stack import ROOT, Infra, ServiceProcess, SocketProbe, wait_until
 from tests.table_client import GAME_PATH, SECRET, TableClient, legal_texts, load, new_game, players, token
 from tests.tables.test_local import new_local
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 def stored(pool, game_id: int) -> tuple:  # noqa: ANN001

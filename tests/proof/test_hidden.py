@@ -34,7 +34,6 @@ from typing import Any
 import pytest
 import requests
 
-from shared import db
 from shared.games import get_game
 from shared.games.general.setups import STANDARD_SETUPS
 from shared.table_replay import states_along
@@ -44,13 +43,6 @@ from tests.tables.test_general import assert_nothing_hidden
 from tests.tables.test_hanse import assert_hidden_kept
 
 SECRET_KEYS = {"seed", "seeds", "deck", "reshuffles", "rats_piles", "start_position", "setups"}
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 class RecordedQueue(queue.Queue):

@@ -4,24 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
-
-import pytest
 
 from services.game import takeback_backoff
-from shared import clock, db
+from shared import clock
 from shared.clock import Clock
-from tests.stack import Infra, ServiceProcess
+from tests.stack import ServiceProcess
 from tests.table_client import TableClient, legal_texts, load, new_game, players, stored_when
 
 CLOCK = {"base_ms": 300_000, "inc_ms": 3000}
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 def seconds_in(message: str) -> int:

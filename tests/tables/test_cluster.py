@@ -5,23 +5,12 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from shared import db
 from tests.platform.test_metrics import scrape, value
 from tests.stack import Infra, ServiceProcess
 from tests.table_client import TableClient, legal_texts, load, my_turn, new_game, players, stored_when
 from tests.tables.test_play import play_out
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 def test_the_game_goes_on_after_the_service_is_killed(infra: Infra, log_dir: Path, pool) -> None:  # noqa: ANN001

@@ -6,13 +6,11 @@ from __future__ import annotations
 import json
 import queue
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import requests
 
-from shared import db
 from shared.games import get_game
 from shared.games.general.board import square_name
 from shared.games.general.pieces import TOKENS
@@ -21,13 +19,6 @@ from tests.stack import ServiceProcess
 from tests.table_client import TableClient, legal_texts, load, my_turn, new_game, players, stored_when
 
 RED_ROWS, BLUE_ROWS = {1, 2, 3, 4}, {7, 8, 9, 10}
-
-
-@pytest.fixture(scope="module")
-def pool(infra) -> Iterator:  # noqa: ANN001
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 class RecordingQueue:

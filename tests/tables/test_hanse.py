@@ -14,22 +14,12 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from services.game.round_pause import COUNTDOWN_MS
-from shared import db
 from shared.games import get_game
-from tests.stack import Infra, ServiceProcess
+from tests.stack import ServiceProcess
 from tests.table_client import TableClient, legal_texts, load, my_turn, new_game, players, stored_when
 
 PAUSE_WAIT_S = COUNTDOWN_MS["wartesaal"] / 1000 + 15
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 class RecordingClient(TableClient):

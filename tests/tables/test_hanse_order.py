@@ -9,25 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterator
 
 import pytest
 
 from services.lobby.challenge_start import start_game
-from shared import accounts, db
+from shared import accounts
 from shared.challenge import Party, accept, default_settings, open_challenge, rematch_settings
 from shared.games import get_game
-from tests.stack import Infra
 from tests.table_client import load, players
 
 ENGINE = get_game("hanse")
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=2)
-    yield pool
-    pool.close()
 
 
 def party(account: accounts.Account) -> Party:

@@ -8,13 +8,11 @@ import queue
 import random
 import time
 from collections import Counter
-from collections.abc import Iterator
 
-import pytest
 import redis
 import requests
 
-from shared import db, game_store
+from shared import game_store
 from shared.games import get_game
 from shared.schemas import validate_record, validate_server_event
 from shared.table_replay import replay as table_replay
@@ -23,13 +21,6 @@ from tests.table_client import TableClient, legal_texts, load, players, stored_w
 from tests.tables.test_local import new_local
 
 GAME = get_game("hanse")
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 def next_event(client: TableClient, name: str, timeout: float = 30) -> dict:

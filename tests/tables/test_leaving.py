@@ -21,7 +21,6 @@ from services.game import seat_connections
 from services.game.round_pause import in_round_pause
 from services.game.seat_connections import SeatConnections
 from services.game.table import Tables
-from shared import db
 from shared.games import get_game
 from shared.games.general.setups import STANDARD_SETUPS
 from shared.table_replay import StateCache, replay
@@ -33,13 +32,6 @@ LEAVE_AFTER_MS = 1500
 
 class Stop(BaseException):
     """Ends the seat watch's loop (it retries on every Exception)."""
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 @pytest.fixture

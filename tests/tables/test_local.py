@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import requests
 
-from shared import db
-from tests.stack import CeleryWorker, Infra, ServiceProcess
+from tests.stack import CeleryWorker, ServiceProcess
 from tests.table_client import TableClient, legal_texts, load, players
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 def new_local(client: TableClient, **settings: object) -> dict:

@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 import requests
 
-from shared import db
 from shared.games import get_game
-from tests.stack import Infra, ServiceProcess
+from tests.stack import ServiceProcess
 from tests.table_client import TableClient, legal_texts, load, my_turn, new_game, players
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 def play_out(game_id: int, clients: list[TableClient], rng: random.Random, max_plies: int = 600) -> dict:

@@ -14,7 +14,7 @@ import pytest
 
 from bench.nginx_router import NginxRouter, nginx_binary
 from services.embedded import free_port
-from shared import db, game_store
+from shared import game_store
 from tests.platform.test_metrics import scrape, value
 from tests.stack import CeleryWorker, Infra, ServiceProcess, wait_until
 from tests.table_client import TableClient, legal_texts, load, my_turn, new_game, players
@@ -22,12 +22,6 @@ from tests.tables.test_play import play_out
 
 pytestmark = pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed (make setup installs it)")
 
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 @pytest.fixture(scope="module")

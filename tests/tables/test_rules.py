@@ -9,20 +9,12 @@ import pytest
 import redis
 import requests
 
-from shared import db
 from shared.games import get_game
 from shared.table_replay import replay
 from tests.stack import Infra, ServiceProcess, wait_until
 from tests.table_client import TableClient, legal_texts, load, new_game, players, stored_when, token
 
 CLOCK = {"base_ms": 300_000, "inc_ms": 3000}
-
-
-@pytest.fixture(scope="module")
-def pool(infra: Infra) -> Iterator:
-    pool = db.make_pool(infra.database_url, max_size=3)
-    yield pool
-    pool.close()
 
 
 @pytest.fixture
