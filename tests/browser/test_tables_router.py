@@ -18,12 +18,11 @@ from shared import game_store
 from shared.games import get_game
 from tests.browser.test_table import play_hexagon_move
 from tests.browser_fixtures import UI_TIMEOUT_MS, guest_page
-from tests.platform.test_metrics import scrape, value
+from tests.metrics_scrape import scrape, value
 from tests.stack import Infra, ServiceProcess, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed (make setup installs it)")]
-
 
 
 @pytest.fixture
@@ -47,7 +46,7 @@ def site(infra: Infra, log_dir: Path, tmp_path: Path) -> Iterator[tuple[NginxRou
 
 
 def game_sockets(games: list[ServiceProcess]) -> list[float]:
-    return [value(scrape(g.url), "spielcenter_game_sockets") if g.process and g.process.poll() is None else 0.0 for g in games]
+    return [value(scrape(f"{g.url}/metrics"), "spielcenter_game_sockets") if g.process and g.process.poll() is None else 0.0 for g in games]
 
 
 def test_two_browsers_finish_a_table_whose_process_was_killed(browser, site, pool) -> None:  # noqa: ANN001

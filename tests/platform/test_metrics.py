@@ -9,46 +9,18 @@ Game service: ``spielcenter_game_move_seconds`` (histogram), ``spielcenter_game_
 from __future__ import annotations
 
 import threading
-import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 import redis
-import requests
-from prometheus_client.parser import text_string_to_metric_families
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from shared import scrape_metrics
 from tests.lobby_fixtures import WartesaalClient, guest
+from tests.metrics_scrape import scrape, scrape_until, value
 from tests.stack import Infra, ServiceProcess
 from tests.table_client import TableClient, legal_texts, load, my_turn, new_game, players
-
-
-def scrape(url: str) -> dict[tuple[str, tuple], float]:
-    """Every sample of ``url``/metrics as (name, sorted labels) → value; families without samples as (name, ())."""
-    response = requests.get(f"{url}/metrics", timeout=10)
-    assert response.status_code == 200
-    samples: dict[tuple[str, tuple], float] = {}
-    for family in text_string_to_metric_families(response.text):
-        samples.setdefault((family.name, ()), 0.0)
-        for sample in family.samples:
-            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
-    return samples
-
-
-def scrape_until(url: str, done: Callable[[dict], bool], timeout: float = 10) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        samples = scrape(url)
-        if done(samples) or time.monotonic() > deadline:
-            return samples
-        time.sleep(0.05)
-
-
-def value(samples: dict, name: str, **labels: str) -> float:
-    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
 def test_a_move_shows_in_the_game_service_metrics_and_the_others_export_theirs(
@@ -60,13 +32,13 @@ def test_a_move_shows_in_the_game_service_metrics_and_the_others_export_theirs(
     wartesaal = WartesaalClient(lobby.url, guest(lobby.url))
     try:
         states = [client.join(game_id) for client in clients]
-        before = scrape(game_service.url)
+        before = scrape(f"{game_service.url}/metrics")
         mover = next(i for i, state in enumerate(states) if my_turn(state))
         clients[mover].emit("table:move", {"game_id": game_id, "version": states[mover]["version"],
                                            "move": legal_texts(states[mover])[0]})
         clients[mover].state(game_id, lambda s: len(s["moves"]) == 1)
         # The state reaches the players as it is published, a moment before the handler records the move.
-        after = scrape_until(game_service.url, lambda s: value(s, "spielcenter_game_moves_total", game="hexagon")
+        after = scrape_until(f"{game_service.url}/metrics", lambda s: value(s, "spielcenter_game_moves_total", game="hexagon")
                              > value(before, "spielcenter_game_moves_total", game="hexagon"))
 
         assert value(after, "spielcenter_game_moves_total", game="hexagon") == value(before, "spielcenter_game_moves_total",
@@ -82,7 +54,7 @@ def test_a_move_shows_in_the_game_service_metrics_and_the_others_export_theirs(
         # A refused move is counted apart and leaves the latency alone.
         clients[mover].emit("table:move", {"game_id": game_id, "version": 0, "move": "nonsense"})
         clients[mover].error()
-        refused = scrape_until(game_service.url, lambda s: value(s, "spielcenter_game_moves_refused_total")
+        refused = scrape_until(f"{game_service.url}/metrics", lambda s: value(s, "spielcenter_game_moves_refused_total")
                                > value(after, "spielcenter_game_moves_refused_total"))
         assert value(refused, "spielcenter_game_moves_refused_total") == value(after, "spielcenter_game_moves_refused_total") + 1
         assert value(refused, "spielcenter_game_move_seconds_count", game="hexagon") == value(
@@ -95,7 +67,7 @@ def test_a_move_shows_in_the_game_service_metrics_and_the_others_export_theirs(
         clients[1 - mover].emit("table:move", {"game_id": game_id, "version": answer["version"],
                                                "move": legal_texts(answer)[0]})
         clients[mover].state(game_id, lambda s: len(s["moves"]) == 2)
-        shown = scrape_until(game_service.url, lambda s: value(s, "spielcenter_game_moves_total", game="hexagon")
+        shown = scrape_until(f"{game_service.url}/metrics", lambda s: value(s, "spielcenter_game_moves_total", game="hexagon")
                              > value(refused, "spielcenter_game_moves_total", game="hexagon"))
         assert value(shown, "spielcenter_game_moves_shown_first_total") >= shown_before + 1
         assert len(load(pool, game_id).moves) == 2
@@ -103,7 +75,7 @@ def test_a_move_shows_in_the_game_service_metrics_and_the_others_export_theirs(
         wartesaal.wait_for("welcome")
         # The cluster-wide series come from the lobby holding the exporter lease (another lobby
         # of this test process may hold it for a moment: METRICS_LEASE_SECONDS is 2 here).
-        lobby_samples = scrape_until(lobby.url, lambda s: ("spielcenter_celery_queue_length",
+        lobby_samples = scrape_until(f"{lobby.url}/metrics", lambda s: ("spielcenter_celery_queue_length",
                                                            (("queue", "batch"),)) in s)
         assert value(lobby_samples, "spielcenter_lobby_sockets") >= 1
         assert ("spielcenter_celery_queue_length", (("queue", "interactive"),)) in lobby_samples
@@ -117,7 +89,7 @@ def test_a_move_shows_in_the_game_service_metrics_and_the_others_export_theirs(
     rating = ServiceProcess("services.rating", infra, "RATING_PORT", log_dir,
                             EVENT_CONSUMER_NAME=f"rating-metrics-{uuid.uuid4().hex[:6]}").start()
     try:
-        rating_samples = scrape_until(rating.url, lambda s: ("spielcenter_rating_events_pending", ()) in s)
+        rating_samples = scrape_until(f"{rating.url}/metrics", lambda s: ("spielcenter_rating_events_pending", ()) in s)
         assert ("spielcenter_rating_games_rated", ()) in rating_samples
         assert ("spielcenter_rating_events_pending", ()) in rating_samples
     finally:

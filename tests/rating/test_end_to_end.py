@@ -5,7 +5,6 @@ points exactly once, the players are "frei" again, and Revanche asks for the nex
 from __future__ import annotations
 
 import random
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ import requests
 
 from shared import db, ledger
 from tests.lobby_fixtures import WartesaalClient, registered
-from tests.stack import Infra, ServiceProcess
+from tests.stack import Infra, ServiceProcess, wait_until
 from tests.table_client import TableClient, legal_texts, my_turn
 
 STAKE = 30
@@ -27,15 +26,6 @@ def rating_service(infra: Infra, log_dir: Path) -> Iterator[ServiceProcess]:
     with ServiceProcess("services.rating", infra, "RATING_PORT", log_dir,
                         EVENT_CONSUMER_NAME=f"rating-{uuid.uuid4().hex[:6]}") as service:
         yield service
-
-
-def wait(condition, timeout: float, what: str) -> None:  # noqa: ANN001
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_challenge_play_resign_rate_and_rematch(infra: Infra, lobby, game_service, rating_service) -> None:  # noqa: ANN001, F811
@@ -70,7 +60,7 @@ def test_challenge_play_resign_rate_and_rematch(infra: Infra, lobby, game_servic
         assert final["result"]["winner"] == 1
 
         # The rating service: Bert takes the pot, Elo and points move once.
-        wait(lambda: ledger.balance(pool, b["id"]) == ledger.START_BALANCE + STAKE, 30, "the pot")
+        wait_until(lambda: ledger.balance(pool, b["id"]) == ledger.START_BALANCE + STAKE, 30, "the pot", interval=0.2)
         assert ledger.balance(pool, a["id"]) == ledger.START_BALANCE - STAKE
         player = requests.get(f"{rating_service.url}/api/rating/players/{b['id']}", timeout=5).json()
         assert player["ratings"]["bullet"]["elo"] == 1520 and player["ratings"]["bullet"]["points"] == 10

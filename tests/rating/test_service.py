@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +18,7 @@ from services.lobby.challenge_start import start_game
 from shared import challenge, db, ledger
 from shared.outbox import EVENT_STREAM
 from tests.lobby_fixtures import WartesaalClient, registered
-from tests.stack import Infra, ServiceProcess
+from tests.stack import Infra, ServiceProcess, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -31,15 +30,6 @@ def rating_and_lobby(infra: Infra, log_dir: Path) -> Iterator[tuple[ServiceProce
     yield rating, lobby
     lobby.stop()
     rating.stop()
-
-
-def wait(condition, timeout: float, what: str) -> None:  # noqa: ANN001
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_a_finished_game_shows_in_lists_players_and_the_wartesaal(infra: Infra, rating_and_lobby) -> None:  # noqa: ANN001
@@ -66,7 +56,7 @@ def test_a_finished_game_shows_in_lists_players_and_the_wartesaal(infra: Infra, 
             assert response.status_code == 200
             return response.json()["entries"]
 
-        wait(lambda: any(e["user_id"] == a["id"] for e in elo_list()), 20, "the rating to be applied")
+        wait_until(lambda: any(e["user_id"] == a["id"] for e in elo_list()), 20, "the rating to be applied", interval=0.2)
         entries = {e["user_id"]: e for e in elo_list()}
         assert entries[a["id"]]["elo"] == 1520 and entries[b["id"]]["elo"] == 1480
         assert entries[a["id"]]["rank"] < entries[b["id"]]["rank"]

@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.platform.test_metrics import scrape, value
+from tests.metrics_scrape import scrape, value
 from tests.stack import Infra, ServiceProcess
 from tests.table_client import TableClient, legal_texts, load, my_turn, new_game, players, stored_when
 from tests.tables.test_play import play_out
@@ -105,7 +105,7 @@ def test_two_processes_serve_one_table_without_races(infra: Infra, log_dir: Path
             c1.states[game_id]["moves"] == row.moves
         assert c1.states[game_id]["you"] is None and c1.states[game_id]["view"]["legal_moves"] == []
         # Served by both processes, the table's moves were all written before anyone saw them.
-        assert [value(scrape(p.url), "spielcenter_game_moves_shown_first_total") for p in (one, two)] == [0, 0]
+        assert [value(scrape(f"{p.url}/metrics"), "spielcenter_game_moves_shown_first_total") for p in (one, two)] == [0, 0]
         # Both processes watch the flags of every table: a flag falls once, one game_finished event.
         flagged = new_game(pool, "hexagon", (a.id, b.id), clock={"base_ms": 1500, "inc_ms": 0})
         a1.join(flagged)

@@ -20,17 +20,14 @@ import json
 import random
 import signal
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 
 from bench.nginx_router import NginxRouter
-from services.embedded import free_port
 from services.game.app import HAND_OVER_S
 from shared import db
-from tests.platform.test_metrics import scrape, value
+from tests.metrics_scrape import scrape, value
 from tests.required_tools import NGINX
 from tests.stack import Infra, ServiceProcess, run_async
 from tests.table_client import load, new_game, players, token
@@ -189,7 +186,7 @@ def sockets_on(games: list[ServiceProcess]) -> list[float]:
         if not (game.process and game.process.poll() is None):
             counts.append(0.0)
             continue
-        samples = scrape(game.url)
+        samples = scrape(f"{game.url}/metrics")
         # value() reads a missing series as 0: a renamed metric would make every process look idle.
         assert (SOCKETS_METRIC, ()) in samples, f"{game.url}/metrics has no {SOCKETS_METRIC}"
         counts.append(value(samples, SOCKETS_METRIC))
@@ -209,23 +206,6 @@ def stop_gracefully(game: ServiceProcess) -> float:
             if '"tables handed over"' in line][-1]
     assert last["unfinished"] == 0 and last["sockets"] >= 1, last
     return exit_s
-
-
-@pytest.fixture
-def cluster(infra: Infra, log_dir: Path, tmp_path: Path) -> Iterator[tuple[NginxRouter, list[ServiceProcess]]]:
-    games = [ServiceProcess("services.game", infra, "GAME_PORT", log_dir) for _ in range(2)]
-    router = None
-    try:
-        for game in games:
-            game.start()
-        urls = [game.url for game in games]
-        router = NginxRouter(free_port(), urls[:1], urls, tmp_path / "nginx").start()
-        yield router, games
-    finally:
-        if router is not None:
-            router.stop()
-        for game in games:
-            game.stop()
 
 
 def rolling_restart(cluster: tuple[NginxRouter, list[ServiceProcess]], infra: Infra, tables: int,

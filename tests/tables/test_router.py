@@ -15,7 +15,7 @@ import pytest
 from bench.nginx_router import NginxRouter, nginx_binary
 from services.embedded import free_port
 from shared import game_store
-from tests.platform.test_metrics import scrape, value
+from tests.metrics_scrape import scrape, value
 from tests.stack import CeleryWorker, Infra, ServiceProcess, wait_until
 from tests.table_client import TableClient, legal_texts, load, my_turn, new_game, players
 from tests.tables.test_play import play_out
@@ -23,29 +23,10 @@ from tests.tables.test_play import play_out
 pytestmark = pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed (make setup installs it)")
 
 
-
 @pytest.fixture(scope="module")
 def worker(infra: Infra, log_dir: Path) -> Iterator[CeleryWorker]:
     with CeleryWorker(infra, log_dir, queues="interactive", concurrency=1) as worker:
         yield worker
-
-
-@pytest.fixture
-def cluster(infra: Infra, log_dir: Path, tmp_path: Path) -> Iterator[tuple[NginxRouter, list[ServiceProcess]]]:
-    """Two game processes and nginx routing to them as the deploy does."""
-    games = [ServiceProcess("services.game", infra, "GAME_PORT", log_dir) for _ in range(2)]
-    router = None
-    try:
-        for game in games:
-            game.start()
-        urls = [game.url for game in games]
-        router = NginxRouter(free_port(), urls[:1], urls, tmp_path / "nginx").start()
-        yield router, games
-    finally:
-        if router is not None:
-            router.stop()
-        for game in games:
-            game.stop()
 
 
 def at_table(router: NginxRouter, account, game_id: int) -> TableClient:  # noqa: ANN001
@@ -56,7 +37,7 @@ def at_table(router: NginxRouter, account, game_id: int) -> TableClient:  # noqa
 
 
 def sockets_on(games: list[ServiceProcess]) -> list[float]:
-    return [value(scrape(g.url), "spielcenter_game_sockets") if g.process and g.process.poll() is None else 0.0 for g in games]
+    return [value(scrape(f"{g.url}/metrics"), "spielcenter_game_sockets") if g.process and g.process.poll() is None else 0.0 for g in games]
 
 
 def move(client: TableClient, game_id: int, rng: random.Random) -> int:
@@ -87,8 +68,8 @@ def test_a_table_lives_on_one_process_and_moves_on_when_it_dies(cluster, pool) -
         # Served by one process alone, its moves are shown before their write (the routing's point):
         # once a publication's answer told the process it is the table's only listener (the answer
         # comes back asynchronously, so not from the first move on).
-        assert value(scrape(owner.url), "spielcenter_game_moves_shown_first_total") >= 1
-        assert value(scrape(survivor.url), "spielcenter_game_moves_shown_first_total") == 0
+        assert value(scrape(f"{owner.url}/metrics"), "spielcenter_game_moves_shown_first_total") >= 1
+        assert value(scrape(f"{survivor.url}/metrics"), "spielcenter_game_moves_shown_first_total") == 0
         # A move in flight as the owner dies: it is stored and shown, or not stored and the table
         # comes back without it; never half.
         mover = next(c for c in clients[:2] if my_turn(c.states[game_id]))
@@ -139,7 +120,7 @@ def test_the_computer_answers_where_its_table_is_served(cluster, pool, worker) -
             version = move(client, game_id, rng)
             # The computer's answer: two versions on.
             state = client.state(game_id, lambda s, v=version: s["version"] >= v + 2, timeout=30)
-        applied = [value(scrape(g.url), "spielcenter_game_computer_answers_applied_total") for g in games]
+        applied = [value(scrape(f"{g.url}/metrics"), "spielcenter_game_computer_answers_applied_total") for g in games]
         assert applied[0] == 0 and applied[1] >= 3, applied
         assert load(pool, game_id).version == state["version"]
     finally:
@@ -210,7 +191,7 @@ def test_a_process_that_served_a_table_alone_tells_a_newcomer(cluster, pool) -> 
             move(mover, game_id, rng)
         for c in clients:
             c.state(game_id, lambda s: s["version"] == 4)
-        assert value(scrape(games[0].url), "spielcenter_game_moves_shown_first_total") >= 1  # it knew it was alone
+        assert value(scrape(f"{games[0].url}/metrics"), "spielcenter_game_moves_shown_first_total") >= 1  # it knew it was alone
         # b opens the table in a second tab, which reaches the other process.
         second_tab = TableClient(games[1].url, b).connect()
         clients.append(second_tab)
