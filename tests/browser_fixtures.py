@@ -7,6 +7,7 @@ Each test opens contexts of its own, so tests share no cookies, storage or pages
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,6 +42,15 @@ def guest_page(browser, url: str, **context_args):  # noqa: ANN001, ANN201
     page.get_by_test_id("me").wait_for()
     user = page.evaluate("fetch('/api/me').then(r => r.json())")["user"]
     return context, page, user
+
+
+def both_at_one_table(first, second, timeout_ms: int = 15_000) -> int:  # noqa: ANN001
+    """The game id once both pages went to a table, the same one (a challenge, seek or invitation accepted)."""
+    for page in (first, second):
+        page.wait_for_url(re.compile(r"#/partie/\d+$"), timeout=timeout_ms)
+    game_id = int(first.url.rsplit("/", 1)[1])
+    assert second.url.endswith(f"#/partie/{game_id}")
+    return game_id
 
 
 @pytest.fixture(scope="session")

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from shared import db, game_store
+from shared import game_store
 from tests.browser.test_wartesaal import enter_as_guest
-from tests.stack import Infra
+from tests.browser_fixtures import both_at_one_table
 
 pytestmark = pytest.mark.browser
 
 
-def test_challenge_agree_and_both_open_the_table(browser, lobby, infra: Infra, shots: Path) -> None:  # noqa: ANN001, F811
+def test_challenge_agree_and_both_open_the_table(browser, lobby, pool, shots: Path) -> None:  # noqa: ANN001, F811
     ctx_a, anna = enter_as_guest(browser, lobby.url)
     ctx_b, bert = enter_as_guest(browser, lobby.url)
     try:
@@ -40,16 +40,9 @@ def test_challenge_agree_and_both_open_the_table(browser, lobby, infra: Infra, s
         anna.screenshot(path=str(shots / "challenge-panel.png"), full_page=True)
         anna_panel.get_by_test_id("challenge-accept").click()
 
-        for page in (anna, bert):
-            page.wait_for_url(re.compile(r"#/partie/\d+$"), timeout=15_000)
-        game_id = int(anna.url.rsplit("/", 1)[1])
-        assert bert.url.endswith(f"#/partie/{game_id}")
-        pool = db.make_pool(infra.database_url, max_size=1)
-        try:
-            with pool.connection() as conn:
-                game = game_store.load(conn, game_id)
-        finally:
-            pool.close()
+        game_id = both_at_one_table(anna, bert)
+        with pool.connection() as conn:
+            game = game_store.load(conn, game_id)
         assert game is not None and game.game == "hexagon" and game.mode == "wartesaal"
         assert game.clock is not None and (game.clock.base_ms, game.clock.inc_ms) == (180_000, 2_000)
         assert game.rated and game.stake == 0

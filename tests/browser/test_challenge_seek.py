@@ -4,19 +4,18 @@ sees it in the Wartesaal with its Elo range and takes it, and both land at the n
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from shared import db, game_store
+from shared import game_store
 from tests.browser.test_wartesaal import enter_as_guest
-from tests.stack import Infra
+from tests.browser_fixtures import both_at_one_table
 
 pytestmark = pytest.mark.browser
 
 
-def test_a_seek_is_opened_taken_and_both_reach_the_table(browser, lobby, infra: Infra, shots: Path) -> None:  # noqa: ANN001, F811
+def test_a_seek_is_opened_taken_and_both_reach_the_table(browser, lobby, pool, shots: Path) -> None:  # noqa: ANN001, F811
     from playwright.sync_api import expect
 
     ctx_a, anna = enter_as_guest(browser, lobby.url)
@@ -31,17 +30,10 @@ def test_a_seek_is_opened_taken_and_both_reach_the_table(browser, lobby, infra: 
         expect(offer).to_contain_text("Battlegeneral")
         bert.screenshot(path=str(shots / "seek-wartesaal.png"), full_page=True)
         offer.get_by_test_id("seek-take").click()
-        for page in (anna, bert):
-            page.wait_for_url(re.compile(r"#/partie/\d+$"), timeout=15_000)
-        game_id = int(anna.url.rsplit("/", 1)[1])
-        assert bert.url.endswith(f"#/partie/{game_id}")
-        pool = db.make_pool(infra.database_url, max_size=1)
-        try:
-            with pool.connection() as conn:
-                game = game_store.load(conn, game_id)
-                names = game_store.user_names(conn, list(game.seats))
-        finally:
-            pool.close()
+        game_id = both_at_one_table(anna, bert)
+        with pool.connection() as conn:
+            game = game_store.load(conn, game_id)
+            names = game_store.user_names(conn, list(game.seats))
         assert game.game == "general" and game.clock is None and game.rated
         assert [names[uid] for uid in game.seats] == [bert.get_by_test_id("me").inner_text(), anna_name]
     finally:

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import random
 
-from shared import game_store
 from shared.games import get_game
 from shared.table_replay import replay
 from tests.browser_fixtures import guest_page
-from tests.table_client import load, stored_when
+from tests.table_client import load, new_game, stored_when
 
 pytestmark = __import__("pytest").mark.browser
 
@@ -42,10 +41,7 @@ def test_general_setup_by_hand_and_by_preset_then_a_fight_and_a_resignation(brow
     ctx_a, anna, anna_user = guest_page(browser, lobby.url)
     ctx_b, bert, bert_user = guest_page(browser, lobby.url)
     try:
-        with pool.connection() as conn, conn.transaction():
-            game_id = game_store.create_game(
-                conn, game="general", options={}, seed=3, seats=[anna_user["id"], bert_user["id"]],
-                mode="wartesaal", clock=None, rated=False, stake=0)
+        game_id = new_game(pool, "general", [anna_user["id"], bert_user["id"]], seed=3)
         anna.goto(f"{lobby.url}/#/partie/{game_id}")
         bert.goto(f"{lobby.url}/#/partie/{game_id}")
         for page in (anna, bert):

@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 
-from shared import accounts, game_store
+from shared import accounts
 from shared.games import get_game
 from tests.browser_fixtures import guest_page
 from tests.stack import ServiceProcess
-from tests.table_client import TableClient
+from tests.table_client import TableClient, new_game
 
 pytestmark = pytest.mark.browser
 
@@ -98,10 +98,7 @@ def test_two_browsers_play_a_round(browser, services: tuple[ServiceProcess, Serv
     ctx_a, anna, anna_user = guest_page(browser, lobby.url)
     ctx_b, bert, bert_user = guest_page(browser, lobby.url)
     try:
-        with pool.connection() as conn, conn.transaction():
-            game_id = game_store.create_game(
-                conn, game="hanse", options={}, seed=SEED, seats=[anna_user["id"], bert_user["id"]],
-                mode="wartesaal", clock={"base_ms": 600_000, "inc_ms": 5_000}, rated=False, stake=0)
+        game_id = new_game(pool, "hanse", [anna_user["id"], bert_user["id"]], seed=SEED, clock={"base_ms": 600_000, "inc_ms": 5_000})
         pages = [anna, bert]
         for page in pages:
             page.goto(f"{lobby.url}/#/partie/{game_id}")
@@ -165,10 +162,7 @@ def test_one_device_through_the_curtain(browser, services: tuple[ServiceProcess,
     lobby, _ = services
     ctx, page, user = guest_page(browser, lobby.url)
     try:
-        with pool.connection() as conn, conn.transaction():
-            game_id = game_store.create_game(
-                conn, game="hanse", options={}, seed=SEED, seats=[user["id"], user["id"]],
-                mode="same_device", clock=None, rated=False, stake=0)
+        game_id = new_game(pool, "hanse", [user["id"], user["id"]], seed=SEED, mode="same_device")
         page.goto(f"{lobby.url}/#/partie/{game_id}")
         expect(page.get_by_test_id("market-card")).to_have_count(5, timeout=30_000)
         state = ENGINE.new_game({}, SEED)

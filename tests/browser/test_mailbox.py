@@ -8,16 +8,15 @@ Meine Partien shows the statistics by opponent, the filters and the Elo history 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from pathlib import Path
 
 import pytest
 from psycopg.types.json import Jsonb
 
-from shared import db, game_store
+from shared import game_store
 from tests.browser.test_wartesaal import enter_as_guest
+from tests.browser_fixtures import both_at_one_table
 from tests.lobby_fixtures import SESSION_COOKIE, guest
-from tests.stack import Infra
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +31,7 @@ def enter_with_session(chromium, url: str, session):  # noqa: ANN001, ANN201
     return context, page
 
 
-def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser, lobby, infra: Infra,  # noqa: ANN001, F811
+def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser, lobby, pool,  # noqa: ANN001, F811
                                                                          shots: Path) -> None:
     bert_http = guest(lobby.url)  # Bert has an account but is not in the Wartesaal
     bert_id, bert_name = bert_http.user["id"], bert_http.user["name"]
@@ -65,17 +64,10 @@ def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser
         entry.get_by_test_id("invitation-accept").click()
 
         # Anna is still on Bert's profile: her Wartesaal socket takes her to the table too.
-        for page in (anna, bert):
-            page.wait_for_url(re.compile(r"#/partie/\d+$"), timeout=15_000)
-        game_id = int(anna.url.rsplit("/", 1)[1])
-        assert bert.url.endswith(f"#/partie/{game_id}")
+        game_id = both_at_one_table(anna, bert)
         bert.get_by_test_id("table-page").wait_for()
-        pool = db.make_pool(infra.database_url, max_size=1)
-        try:
-            with pool.connection() as conn:
-                game = game_store.load(conn, game_id)
-        finally:
-            pool.close()
+        with pool.connection() as conn:
+            game = game_store.load(conn, game_id)
         assert game is not None and game.game == "hexagon" and game.mode == "wartesaal"
         assert bert_id in game.seats and game.clock is not None and game.clock.base_ms == 180_000
     finally:
@@ -85,7 +77,7 @@ def test_an_invitation_to_an_absent_player_starts_the_game_when_accepted(browser
 
 
 def test_a_name_opens_the_profile_which_challenges_directly_and_my_games_shows_statistics(  # noqa: ANN001
-        browser, lobby, infra: Infra, shots: Path) -> None:  # noqa: ANN001, F811
+        browser, lobby, pool, shots: Path) -> None:  # noqa: ANN001, F811
     ctx_a, anna = enter_as_guest(browser, lobby.url)
     ctx_b, bert = enter_as_guest(browser, lobby.url)
     try:
@@ -104,23 +96,19 @@ def test_a_name_opens_the_profile_which_challenges_directly_and_my_games_shows_s
         # Meine Partien: two finished games against Bert, one rated with an Elo change.
         anna_id = int(anna.evaluate("fetch('/api/me').then(r => r.json()).then(d => d.user.id)"))
         bert_id = int(bert.evaluate("fetch('/api/me').then(r => r.json()).then(d => d.user.id)"))
-        pool = db.make_pool(infra.database_url, max_size=1)
-        try:
-            with pool.connection() as conn:
-                at = dt.datetime(2026, 11, 1, 12, tzinfo=dt.UTC)
-                ids = []
-                for minutes, winner, rated in ((0, 0, True), (5, 1, False)):
-                    ids.append(conn.execute(
-                        "INSERT INTO games (game, seed, seat0_user_id, seat1_user_id, rated, status, result,"
-                        " finished_at) VALUES ('hexagon', 1, %s, %s, %s, 'finished', %s, %s) RETURNING id",
-                        (anna_id, bert_id, rated, Jsonb({"winner": winner, "reason": "t", "de": "Test", "en": "Test",
-                                                         "score": None}), at + dt.timedelta(minutes=minutes)),
-                    ).fetchone()["id"])
-                conn.execute("INSERT INTO rating_results (game_id, user_id, game, score, points, elo_before,"
-                             " elo_after, finished_at) VALUES (%s, %s, 'hexagon', 1, 10, 1500, 1516, %s)",
-                             (ids[0], anna_id, at))
-        finally:
-            pool.close()
+        with pool.connection() as conn:
+            at = dt.datetime(2026, 11, 1, 12, tzinfo=dt.UTC)
+            ids = []
+            for minutes, winner, rated in ((0, 0, True), (5, 1, False)):
+                ids.append(conn.execute(
+                    "INSERT INTO games (game, seed, seat0_user_id, seat1_user_id, rated, status, result,"
+                    " finished_at) VALUES ('hexagon', 1, %s, %s, %s, 'finished', %s, %s) RETURNING id",
+                    (anna_id, bert_id, rated, Jsonb({"winner": winner, "reason": "t", "de": "Test", "en": "Test",
+                                                     "score": None}), at + dt.timedelta(minutes=minutes)),
+                ).fetchone()["id"])
+            conn.execute("INSERT INTO rating_results (game_id, user_id, game, score, points, elo_before,"
+                         " elo_after, finished_at) VALUES (%s, %s, 'hexagon', 1, 10, 1500, 1516, %s)",
+                         (ids[0], anna_id, at))
         anna.goto(f"{lobby.url}/#/meine-partien")
         opponent = anna.get_by_test_id("opponent-row").filter(has_text=bert_name)
         opponent.wait_for()

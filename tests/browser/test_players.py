@@ -25,6 +25,7 @@ from tests.browser.test_hanse import SEED as HANSE_SEED
 from tests.browser.test_hanse import pick as hanse_pick
 from tests.browser_fixtures import guest_page
 from tests.stack import Infra, ServiceProcess
+from tests.table_client import new_game
 
 pytestmark = pytest.mark.browser
 
@@ -161,10 +162,7 @@ def test_general_setup_side_panel_says_what_the_setup_needs_and_offers_only_resi
     ctx_a, anna, anna_user = guest_page(browser, lobby.url, viewport={"width": 1400, "height": 900})
     ctx_b, bert, bert_user = guest_page(browser, lobby.url)
     try:
-        with pool.connection() as conn, conn.transaction():
-            game_id = game_store.create_game(
-                conn, game="general", options={}, seed=3, seats=[anna_user["id"], bert_user["id"]],
-                mode="wartesaal", clock=None, rated=False, stake=0)
+        game_id = new_game(pool, "general", [anna_user["id"], bert_user["id"]], seed=3)
         for page in (anna, bert):
             page.goto(f"{lobby.url}/#/partie/{game_id}")
             page.get_by_test_id("next-piece").wait_for()

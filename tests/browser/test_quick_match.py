@@ -12,7 +12,7 @@ import redis
 
 from shared import accounts, game_store
 from shared.presence import ELO_CACHE
-from tests.browser_fixtures import guest_page
+from tests.browser_fixtures import both_at_one_table, guest_page
 from tests.stack import Infra
 
 pytestmark = pytest.mark.browser
@@ -37,10 +37,7 @@ def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, 
         anna.screenshot(path=str(shots / "quick-match-searching.png"))
         bert.get_by_test_id("quick-start").click()
 
-        for page in (anna, bert):
-            page.wait_for_url(re.compile(r"#/partie/\d+$"), timeout=20_000)
-        game_id = int(anna.url.rsplit("/", 1)[1])
-        assert bert.url.endswith(f"#/partie/{game_id}")
+        game_id = both_at_one_table(anna, bert, timeout_ms=20_000)
         with pool.connection() as conn:
             row = game_store.load(conn, game_id)
         assert set(row.seats) == {anna_user["id"], bert_user["id"]} and row.rated

@@ -15,6 +15,7 @@ import pytest
 from shared import game_store
 from shared.games import get_game
 from tests.browser_fixtures import UI_TIMEOUT_MS, guest_page
+from tests.table_client import new_game
 
 pytestmark = pytest.mark.browser
 
@@ -42,10 +43,7 @@ def test_hexagon_between_two_browsers_then_replay(browser, services, pool, shots
     ctx_b, bert, bert_user = guest_page(browser, lobby.url)
     ctx_c = browser.new_context()
     try:
-        with pool.connection() as conn, conn.transaction():
-            game_id = game_store.create_game(
-                conn, game="hexagon", options={}, seed=7, seats=[anna_user["id"], bert_user["id"]],
-                mode="wartesaal", clock={"base_ms": 180_000, "inc_ms": 2_000}, rated=False, stake=0)
+        game_id = new_game(pool, "hexagon", [anna_user["id"], bert_user["id"]], seed=7, clock={"base_ms": 180_000, "inc_ms": 2_000})
         anna.goto(f"{lobby.url}/#/partie/{game_id}")
         bert.goto(f"{lobby.url}/#/partie/{game_id}")
         anna.locator("[data-stone=a5]").wait_for()

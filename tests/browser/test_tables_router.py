@@ -20,6 +20,7 @@ from tests.browser.test_table import play_hexagon_move
 from tests.browser_fixtures import UI_TIMEOUT_MS, guest_page
 from tests.metrics_scrape import scrape, value
 from tests.stack import Infra, ServiceProcess, wait_until
+from tests.table_client import new_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(nginx_binary() is None, reason="nginx is not installed (make setup installs it)")]
@@ -57,10 +58,7 @@ def test_two_browsers_finish_a_table_whose_process_was_killed(browser, site, poo
     try:
         # In the Wartesaal: no game socket anywhere.
         assert game_sockets(games) == [0, 0]
-        with pool.connection() as conn, conn.transaction():
-            game_id = game_store.create_game(
-                conn, game="hexagon", options={}, seed=7, seats=[anna_user["id"], bert_user["id"]],
-                mode="wartesaal", clock={"base_ms": 600_000, "inc_ms": 0}, rated=False, stake=0)
+        game_id = new_game(pool, "hexagon", [anna_user["id"], bert_user["id"]], seed=7, clock={"base_ms": 600_000, "inc_ms": 0})
         for page in (anna, bert, carla):
             page.goto(f"{router.url}/#/partie/{game_id}")
         carla.get_by_test_id("table-status").filter(has_text="Du schaust zu").wait_for()
