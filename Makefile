@@ -130,7 +130,7 @@ nginx:
 		else echo "nginx missing and not root: make test fails its nginx tests (install it as root: make nginx; or make test REQUIRE_TOOLS=0 skips them); bench.tables --router nginx fails" >&2; fi; \
 	fi
 
-# tests/test_monitoring.py checks the alert rules with Debian's promtool (package prometheus,
+# tests/deploy/test_monitoring.py checks the alert rules with Debian's promtool (package prometheus,
 # about 20 MB), installed when missing and we may; only the binary is used.
 promtool:
 	@if ! command -v promtool >/dev/null; then \
@@ -138,7 +138,7 @@ promtool:
 		else echo "promtool missing and not root: make test fails the promtool checks (install it as root: make promtool; or make test REQUIRE_TOOLS=0 skips them)" >&2; fi; \
 	fi
 
-# The Redis failover test (tests/test_redis_failover.py) runs Debian's redis-server as a primary
+# The Redis failover test (tests/platform/test_redis_failover.py) runs Debian's redis-server as a primary
 # and a replica and redis-sentinel watching them; installed when missing and we may.  The test
 # starts the binaries itself, on free ports; it never uses their system services.
 redis-sentinel:

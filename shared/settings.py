@@ -3,7 +3,7 @@
 The defaults work on a developer machine: ``make run`` starts an embedded
 PostgreSQL and Redis and passes their URLs to the services it starts.  In a real
 deployment every value comes from the environment (compose file, Kubernetes
-ConfigMap/Secret); ``tests/test_deploy.py`` checks that those name exactly the
+ConfigMap/Secret); ``tests/deploy/test_deploy.py`` checks that those name exactly the
 variables read here.
 """
 

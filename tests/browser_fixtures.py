@@ -7,6 +7,7 @@ Each test opens contexts of its own, so tests share no cookies, storage or pages
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +22,7 @@ CHROMIUM_ARGS = [
 ]
 # Where the screenshots go (look at them after a UI change); a temp dir unless set.
 SCREENSHOT_DIR_ENV = "SCREENSHOT_DIR"
+UI_TIMEOUT_MS = 15_000
 
 
 def launch_chromium(playwright, *extra_args: str):  # noqa: ANN001, ANN201
@@ -28,6 +30,27 @@ def launch_chromium(playwright, *extra_args: str):  # noqa: ANN001, ANN201
     if not WEB_DIST.is_file():
         pytest.fail("web/dist is missing: build the client first (cd web && npm ci && npm run build)")
     return playwright.chromium.launch(executable_path="/usr/bin/chromium", args=[*CHROMIUM_ARGS, *extra_args])
+
+
+def guest_page(browser, url: str, **context_args):  # noqa: ANN001, ANN201
+    """A context of its own that entered the lobby as a new guest: the context, its page and the guest's user."""
+    context = browser.new_context(**context_args)
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    page = context.new_page()
+    page.goto(url)
+    page.get_by_test_id("guest").click()
+    page.get_by_test_id("me").wait_for()
+    user = page.evaluate("fetch('/api/me').then(r => r.json())")["user"]
+    return context, page, user
+
+
+def both_at_one_table(first, second, timeout_ms: int = 15_000) -> int:  # noqa: ANN001
+    """The game id once both pages went to a table, the same one (a challenge, seek or invitation accepted)."""
+    for page in (first, second):
+        page.wait_for_url(re.compile(r"#/partie/\d+$"), timeout=timeout_ms)
+    game_id = int(first.url.rsplit("/", 1)[1])
+    assert second.url.endswith(f"#/partie/{game_id}")
+    return game_id
 
 
 @pytest.fixture(scope="session")

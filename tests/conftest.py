@@ -11,8 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from psycopg_pool import ConnectionPool
 
 from services.embedded import PORT_BLOCK_ENV
+from shared import db
 
 # Shared by every module of a test process: fixtures imported here are set up once per process,
 # while one imported into a test module would be set up again for each module that imports it.
@@ -120,3 +122,15 @@ def ai_worker(infra: Infra, log_dir: Path) -> Iterator[CeleryWorker]:
     """
     with CeleryWorker(infra, log_dir) as worker:
         yield worker
+
+
+@pytest.fixture(scope="module")
+def pool(infra: Infra) -> Iterator[ConnectionPool]:
+    """A test module's own connections to the database, for what its tests create, read and check directly.
+
+    Per module: a module's tests share it, another module's run cannot close it under them.  A module
+    whose tests need a pool of another kind or lifetime defines its own ``pool``, which wins there.
+    """
+    pool = db.make_pool(infra.database_url, max_size=3)
+    yield pool
+    pool.close()

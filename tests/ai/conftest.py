@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 import redis
 
@@ -43,3 +44,17 @@ def interactive_worker(infra: Infra, log_dir: Path) -> Iterator[CeleryWorker]:
 def driver(redis_client: redis.Redis, celery_sender_app) -> MatchDriver:  # noqa: ANN001
     """The game service's part: requests moves and consumes answers (its own consumer group)."""
     return MatchDriver(redis_client, celery_sender(celery_sender_app))
+
+
+@pytest.fixture(scope="module")
+def batch_worker(infra: Infra, log_dir: Path) -> Iterator[CeleryWorker]:
+    """One prefork child on ``batch`` only: reviews and puzzle searches (per module, as ``ai_worker``)."""
+    with CeleryWorker(infra, log_dir, queues="batch", concurrency=1) as worker:
+        yield worker
+
+
+@pytest.fixture
+def db(infra: Infra) -> Iterator[psycopg.Connection]:
+    """An autocommit connection to the test database, for rows a test plants or reads back."""
+    with psycopg.connect(infra.database_url, autocommit=True) as conn:
+        yield conn

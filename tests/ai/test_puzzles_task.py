@@ -4,21 +4,12 @@ by default adds to the file (merge) without changing its puzzles."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from services.ai_worker.app import BATCH
 from services.ai_worker.app import app as worker_app
 from services.ai_worker.puzzles import make_puzzles
-from tests.stack import CeleryWorker, Infra, wait_until
-
-
-@pytest.fixture(scope="module")
-def batch_worker(infra: Infra, log_dir: Path) -> Iterator[CeleryWorker]:
-    with CeleryWorker(infra, log_dir, queues="batch", concurrency=1) as worker:
-        yield worker
+from tests.stack import CeleryWorker, wait_until
 
 
 def _read(path: Path) -> dict | None:

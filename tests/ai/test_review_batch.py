@@ -32,18 +32,6 @@ def infra(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Infra]:
         yield infra
 
 
-@pytest.fixture(scope="module")
-def batch_worker(infra: Infra, log_dir: Path) -> Iterator[CeleryWorker]:
-    with CeleryWorker(infra, log_dir, queues="batch", concurrency=1) as worker:
-        yield worker
-
-
-@pytest.fixture
-def db(infra: Infra) -> Iterator[psycopg.Connection]:
-    with psycopg.connect(infra.database_url, autocommit=True) as conn:
-        yield conn
-
-
 def _user(db: psycopg.Connection, name: str) -> int:
     return db.execute("INSERT INTO users (name, name_key) VALUES (%s, %s) RETURNING id",
                       (name, name.casefold())).fetchone()[0]

@@ -40,12 +40,6 @@ def infra(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Infra]:
         yield infra
 
 
-@pytest.fixture
-def db(infra: Infra) -> Iterator[psycopg.Connection]:
-    with psycopg.connect(infra.database_url, autocommit=True) as conn:
-        yield conn
-
-
 def test_parts_cover_every_point_once_in_order() -> None:
     assert part_bounds(0, 12) == []
     for n in (1, 11, 12, 13, 25, 100, 5000):

@@ -8,11 +8,8 @@ import random
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
-import pytest
 import redis
 
 from services.ai_worker.players import PLAYERS
@@ -25,18 +22,6 @@ from tests.stack import CeleryWorker, Infra, wait_until
 HEXAGON = PLAYERS["hexagon"]
 # The planted blunder gives up at least this many cells more than the red threshold.
 BLUNDER_GAP = 3.0
-
-
-@pytest.fixture(scope="module")
-def batch_worker(infra: Infra, log_dir: Path) -> Iterator[CeleryWorker]:
-    with CeleryWorker(infra, log_dir, queues="batch", concurrency=1) as worker:
-        yield worker
-
-
-@pytest.fixture
-def db(infra: Infra) -> Iterator[psycopg.Connection]:
-    with psycopg.connect(infra.database_url, autocommit=True) as conn:
-        yield conn
 
 
 def planted_hexagon_game() -> tuple[list[str], list[int | None], object, int, int]:

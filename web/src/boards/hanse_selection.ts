@@ -3,7 +3,7 @@
 // of seed 000 read from the view alone (market, own hand, own stable, legal moves):
 // nothing here can depend on what this seat may not see. The checks follow the
 // engine's describe_selection (shared/games/hanse/selection.py) step by step, with its
-// codes and its German and English sentences; tests/test_hanse_table_selection.py runs
+// codes and its German and English sentences; tests/tables/test_hanse_selection.py runs
 // both over many positions and selections and requires the same answer.
 import type { HanseEffect, HanseMove, HanseView } from "../protocol";
 

@@ -1,5 +1,5 @@
 // The colours of every Ansicht theme, in one place: look.ts puts them into CSS variables
-// that the boards' CSS reads, and tests/test_contrast.py checks their WCAG contrast
+// that the boards' CSS reads, and tests/browser/test_contrast.py checks their WCAG contrast
 // (text ≥ 4.5 against what it is written on, pieces ≥ 3 against the cells they stand on).
 // Keep this file plain data (no imports): the test bundles and evaluates it with esbuild.
 
