@@ -32,6 +32,9 @@ OUTBOX_RECORDS: dict[str, Record] = define(
         " `duration_ms` decide whether a rated game counts.",
         {"game_id": Int(), "game": Str(), "seats": ListOf(Optional(Int())), "result": Ref("TableResult"),
          "rated": Bool(), "stake": Int(), "mode": Str(), "plies": Int(), "duration_ms": Int()},
+        # Open: during a rolling deploy a newer game service may add a field; the rating
+        # service still settles the game instead of skipping it.
+        open=True,
     ),
 )
 
