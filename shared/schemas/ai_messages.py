@@ -24,7 +24,6 @@ from shared.schemas.mechanism import (
 from shared.schemas.table_events import AI_STRENGTHS
 
 KINDS = ("move", "hint")
-STRENGTHS = AI_STRENGTHS
 
 AI_RECORDS: dict[str, Record] = define(
     Record(
@@ -33,7 +32,7 @@ AI_RECORDS: dict[str, Record] = define(
         " move for a human seat, asked by `user_id`); `ply`: the table's version `view` (exactly the engine's"
         " view of `seat`) belongs to; `deadline`: epoch seconds; `attempt`: 2, 3 … for re-requests.",
         {"request_id": Str(), "kind": Enum(KINDS), "game": Str(), "table_id": AnyOf((Str(), Int())), "ply": Int(),
-         "seat": Int(), "strength": Enum(STRENGTHS), "view": Json(object_only=True), "deadline": Number(),
+         "seat": Int(), "strength": Enum(AI_STRENGTHS), "view": Json(object_only=True), "deadline": Number(),
          "user_id": Optional(Int()), "attempt": Optional(Int())},
         open=True,
     ),
