@@ -166,7 +166,7 @@ class BulletSource(Source):
 
         view = self.engine.view(state, state.side)
         return self.player.PLAYER.choose_move(view, "stark", NO_DEADLINE, rng, node_limit=self.PLAY_NODES,
-                                       weights=bullet_search.HAND_SET_WEIGHTS)
+                                              weights=bullet_search.HAND_SET_WEIGHTS)
 
 
 class GeneralSource(Source):
@@ -228,7 +228,7 @@ class GeneralSource(Source):
         seat = self.engine.to_move(state)[0]
         view = self.engine.view(state, seat)
         return self.player.PLAYER.choose_move(view, "stark", NO_DEADLINE, random.Random(self.player.view_seed(view)),
-                                       max_samples=self.efforts.deep)
+                                              max_samples=self.efforts.deep)
 
     def opening(self, state: Any, rng: random.Random) -> Any:
         """The setup phase: each side a random computer setup (mirrored half of the time)."""
