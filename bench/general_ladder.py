@@ -268,7 +268,7 @@ def speed(samples: int, positions: int = 12, seed: int = 3) -> dict[str, Any]:
         for seat in (0, 1):
             while seat in GAME.to_move(state):
                 state = GAME.apply(state, NEW_CHOOSE_MOVE(GAME.view(state, seat), "mittel",
-                                                                 time.monotonic() + SAFETY_S, rng), seat)
+                                                          time.monotonic() + SAFETY_S, rng), seat)
         ply = 0
         while GAME.outcome(state) is None and taken < positions and ply < 400:
             seat = GAME.to_move(state)[0]
