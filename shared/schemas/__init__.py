@@ -4,7 +4,8 @@
 catalogues: ``lobby_events`` and ``table_events`` (the two sockets), ``http_records``
 (the HTTP routes' bodies and answers), ``game_views`` (each game's view), ``ai_messages``
 (the computer's requests and answers), ``outbox_events`` (events between services).
-``typescript`` writes the web client's ``web/src/protocol.ts`` from them.
+``typescript`` writes the web client's ``web/src/protocol.ts`` from them; ``server_events``
+checks what the servers send (for tests).
 
 Importing the package loads every catalogue, so every record a ``Ref`` names is known
 whichever module a caller imports.
