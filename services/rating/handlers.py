@@ -14,6 +14,7 @@ from psycopg.types.json import Jsonb
 
 from services.rating.settlement import settle
 from shared.event_stream import Handler, StreamEvent
+from shared.schemas.outbox_events import GAME_FINISHED
 
 HANDLERS: dict[str, Handler] = {}
 
@@ -30,7 +31,7 @@ def handles(event_type: str) -> Callable[[Handler], Handler]:
     return register
 
 
-@handles("game_finished")
+@handles(GAME_FINISHED)
 def record_finished_game(conn: psycopg.Connection, event: StreamEvent) -> None:
     """Keep the finished game and settle it: Elo, points, Taler (``services.rating.settlement``)."""
     conn.execute(
