@@ -75,8 +75,8 @@ def _takes_stats(player: ModuleType) -> bool:
 def decide(request: MoveRequest, stats: dict[str, int] | None = None) -> tuple[str, float | None]:
     """The move for ``request`` (and its value for hints), by the request's deadline.
 
-    ``stats`` receives the search's ``nodes`` / ``depth`` when the player reports them
-    (hexagon and bullet do); the benchmark reads them from the answer.
+    ``stats`` receives the search's ``nodes`` / ``depth`` (and ``samples``) when the player's
+    ``search`` takes a ``stats`` dict (all four do); the benchmark reads them from the answer.
     """
     player = player_for(request.game)
     # Seeded by the request: a redelivered task makes the same choice.
