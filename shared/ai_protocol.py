@@ -3,7 +3,7 @@
 The path of a computer move::
 
     game service                      Celery queue "interactive"        AI worker
-    MoveRequester.request(req) ──────► ai.move(req.to_dict()) ─────────► choose_move(view, …)
+    MoveRequester.request(req) ──────► ai.move(req.to_dict()) ─────────► PLAYER.choose_move(view, …)
     AnswerInbox.poll(...)      ◄────── Redis Stream "ai:answers" ◄────── XADD MoveAnswer
 
 * The request carries the **wall-clock** deadline (epoch seconds): worker and game
