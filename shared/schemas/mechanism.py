@@ -8,7 +8,8 @@ makes them known by name to :class:`Ref`; importing ``shared.schemas`` loads eve
 catalogue, so a reference always resolves.
 
 Types are deliberately few: strings with length bounds, integers, numbers, booleans,
-string enums, lists, optional values, alternatives and named records.
+string enums, lists, fixed-length tuples, string-keyed maps, optional and omittable
+values, alternatives, JSON passed through unchecked, and named records.
 """
 
 from __future__ import annotations
