@@ -14,6 +14,7 @@ import pytest
 
 from shared.games import get_game
 from shared.games.base import Outcome
+from shared.games.table_reason import TableReason
 from shared.schemas.game_views import GAME_VIEW, GAME_VIEW_NAMES
 from shared.schemas.mechanism import check, validate_record
 
@@ -59,7 +60,7 @@ def test_views_of_a_game_the_table_ended_match_the_record(game: str, plies: int)
     engine = get_game(game)
     state = _playout(engine, 11, plies)
     if engine.outcome(state) is None:
-        state = engine.conclude(state, Outcome(1, "aufgabe", "Aufgabe", "Resignation"))
+        state = engine.conclude(state, Outcome(1, TableReason.RESIGNED, "Aufgabe", "Resignation"))
     _check_views(engine, state)
     name = GAME_VIEW_NAMES[game]
     for seat in SEATS:
