@@ -1,7 +1,9 @@
 """What only some games offer, declared as protocols.
 
 A game has a capability when its engine has the methods (``isinstance(engine,
-RoundPauses)``); callers ask that way instead of probing for a method by name.
+RoundPauses)``).  Code that serves any game asks that way instead of probing for a
+method by name (the table's round pause does); a game's own computer player and tests
+call the methods of the engine they know directly.
 """
 
 from __future__ import annotations
