@@ -1,7 +1,8 @@
 """Events between services through the outbox (``shared.outbox``): their payloads.
 
-The game service writes them (``build``), a consumer reads them (``read``); both go
-through the record, so writer and reader cannot disagree about a key.
+The game service writes one as ``GameFinished(...).payload()``, the rating service reads it
+with ``GameFinished.read``; both go through the record, so writer and reader cannot
+disagree about a key.
 """
 
 from __future__ import annotations
