@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
-from shared.schemas.outbox_events import GameFinished
+from shared.schemas.outbox_events import OUTBOX_RECORDS, GameFinished
 
 
 def _payload(**changes: Any) -> dict[str, Any]:
@@ -12,6 +13,11 @@ def _payload(**changes: Any) -> dict[str, Any]:
                "result": {"winner": 0, "reason": "aufgabe", "de": "Aufgegeben", "en": "Resigned", "score": None},
                "rated": True, "stake": 10, "mode": "wartesaal", "plies": 12, "duration_ms": 90_000}
     return {**payload, **changes}
+
+
+def test_the_class_has_the_records_fields() -> None:
+    # The record is open, so payload() would silently drop a field only the class has.
+    assert [field.name for field in fields(GameFinished)] == list(OUTBOX_RECORDS["GameFinished"].fields)
 
 
 def test_the_game_services_payload_reads_back_field_for_field() -> None:
