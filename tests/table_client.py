@@ -1,4 +1,4 @@
-"""Helpers for the table tests (no tests here): accounts, tokens, games, a table client."""
+"""Helpers for the table tests (no tests here): accounts, tokens, games, a stub listener, a table client."""
 
 from __future__ import annotations
 
