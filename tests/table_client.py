@@ -1,4 +1,4 @@
-"""Helpers for the table tests (no tests here): accounts, tokens, games, a table client."""
+"""Helpers for the table tests (no tests here): accounts, tokens, games, a stub listener, a table client."""
 
 from __future__ import annotations
 
@@ -50,8 +50,9 @@ def token(account: accounts.Account) -> str:
     return auth_token.issue(account.id, account.name, SECRET)
 
 
-def new_game(pool: ConnectionPool, game: str, seats: tuple, *, clock: dict | None = None, options: dict | None = None,
-             rated: bool = False, stake: int = 0, seed: int = 1, mode: str = "wartesaal") -> int:
+def new_game(pool: ConnectionPool, game: str, seats: tuple[int | None, int | None] | list[int | None], *,
+             clock: dict | None = None, options: dict | None = None, rated: bool = False, stake: int = 0, seed: int = 1,
+             mode: str = "wartesaal") -> int:
     """Create a game as the lobby does (``game_store.create_game`` in a transaction)."""
     with pool.connection() as conn, conn.transaction():
         return game_store.create_game(conn, game=game, options=options or {}, seed=seed, seats=seats, mode=mode,

@@ -86,7 +86,7 @@ def solve_on_board(page, game: str, pool, player: glicko2.Rating) -> tuple[glick
 
 
 @pytest.mark.parametrize("game", ["hexagon", "bullet", "general"])
-def test_solve_a_puzzle_on_the_board(game: str, browser, lobby: ServiceProcess, shots: Path, pool) -> None:  # noqa: ANN001, F811
+def test_solve_a_puzzle_on_the_board(game: str, browser, lobby: ServiceProcess, shots: Path, pool) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     context, page, user = guest_page(browser, lobby.url, viewport={"width": 1280, "height": 900})
@@ -177,7 +177,7 @@ AFTER_FAILURE = ["aufgabe-task", "aufgabe-status", "aufgabe-board", "aufgabe-rat
 
 @pytest.mark.parametrize("size", [(1400, 900), (1280, 720)], ids=["1400x900", "1280x720"])
 def test_the_page_fits_the_window_after_a_failure(size: tuple[int, int], browser, lobby: ServiceProcess,  # noqa: ANN001
-                                                  shots: Path, pool) -> None:  # noqa: ANN001, F811
+                                                  shots: Path, pool) -> None:  # noqa: ANN001
     """After a wrong move everything the player needs is on screen without scrolling: the whole
     board, the rating change, themes, the solution (the opponent's replies marked), the step
     buttons and "Nächste Aufgabe"; in German and in English, for each game."""

@@ -1,4 +1,4 @@
-"""A game page, the Ansicht and keyboard play in real Chromium (issue 9).
+"""A game page, the Ansicht and keyboard play in real Chromium.
 
 One guest opens the Battlehexagon page (pitch, stars, Anleitung), rates the game after a
 finished game, switches the Ansicht (Fassung Jade, Battlebullet Holz in 3D — kept over a

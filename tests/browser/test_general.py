@@ -34,7 +34,7 @@ def play(page, text: str) -> None:  # noqa: ANN001
     click_square(page, target)
 
 
-def test_general_setup_by_hand_and_by_preset_then_a_fight_and_a_resignation(browser, services, pool, shots) -> None:  # noqa: ANN001, F811
+def test_general_setup_by_hand_and_by_preset_then_a_fight_and_a_resignation(browser, services, pool, shots) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     lobby, _ = services
@@ -163,7 +163,7 @@ def test_general_setup_by_hand_and_by_preset_then_a_fight_and_a_resignation(brow
         ctx_b.close()
 
 
-def test_general_against_the_computer_you_play_red_and_begin(browser, services, ai_worker, shots) -> None:  # noqa: ANN001, F811
+def test_general_against_the_computer_you_play_red_and_begin(browser, services, ai_worker, shots) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     lobby, _ = services

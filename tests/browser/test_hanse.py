@@ -90,8 +90,8 @@ def check_eyes(mover, other, card: str) -> None:  # noqa: ANN001
     expect(eyes.first).to_be_visible()
 
 
-def test_two_browsers_play_a_round(browser, services: tuple[ServiceProcess, ServiceProcess], pool,  # noqa: F811
-                                   shots: Path) -> None:  # noqa: ANN001, F811
+def test_two_browsers_play_a_round(browser, services: tuple[ServiceProcess, ServiceProcess], pool,
+                                   shots: Path) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     lobby, _ = services
@@ -155,8 +155,8 @@ def test_two_browsers_play_a_round(browser, services: tuple[ServiceProcess, Serv
         ctx_b.close()
 
 
-def test_one_device_through_the_curtain(browser, services: tuple[ServiceProcess, ServiceProcess], pool,  # noqa: F811
-                                        shots: Path) -> None:  # noqa: ANN001, F811
+def test_one_device_through_the_curtain(browser, services: tuple[ServiceProcess, ServiceProcess], pool,
+                                        shots: Path) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     lobby, _ = services
@@ -287,7 +287,7 @@ def play_a_move(page) -> None:  # noqa: ANN001
     raise AssertionError("no move found by tapping")
 
 
-def test_against_the_computer_with_karten_info_and_reasons(browser, services, ai_worker, shots) -> None:  # noqa: ANN001, F811
+def test_against_the_computer_with_karten_info_and_reasons(browser, services, ai_worker, shots) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     lobby, _ = services

@@ -22,8 +22,8 @@ pytestmark = pytest.mark.browser
 HANSE = get_game("hanse")
 
 
-def test_a_guest_practises_todays_market(browser, services: tuple[ServiceProcess, ServiceProcess],  # noqa: F811
-                                         shots: Path) -> None:  # noqa: ANN001, F811
+def test_a_guest_practises_todays_market(browser, services: tuple[ServiceProcess, ServiceProcess],
+                                         shots: Path) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     lobby, _ = services

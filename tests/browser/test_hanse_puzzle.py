@@ -16,7 +16,7 @@ from tests.stack import ServiceProcess
 pytestmark = pytest.mark.browser
 
 
-def test_solve_a_handelsaufgabe(browser, lobby: ServiceProcess, shots: Path) -> None:  # noqa: ANN001, F811
+def test_solve_a_handelsaufgabe(browser, lobby: ServiceProcess, shots: Path) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     data = hanse_puzzles.puzzle("punkte-01")

@@ -1,4 +1,4 @@
-"""What players saw in the browser (issue: the first evening's defects), each checked in real
+"""What players saw in the browser and reported as defects, each checked in real
 Chromium against the real lobby and game service: Meine Partien's time control and kind,
 the challenge panel's sides and who begins, and the other pages' words and pictures.
 """

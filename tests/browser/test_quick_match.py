@@ -18,8 +18,8 @@ from tests.stack import Infra
 pytestmark = pytest.mark.browser
 
 
-def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, services, pool,  # noqa: ANN001, F811
-                                                                        infra: Infra, shots) -> None:  # noqa: ANN001, F811
+def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, services, pool,  # noqa: ANN001
+                                                                        infra: Infra, shots) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     lobby, _game = services
@@ -76,8 +76,8 @@ def test_two_browsers_press_schnelle_partie_and_land_at_the_same_table(browser, 
 
 
 @pytest.mark.slow
-def test_the_live_page_lists_battlegeneral_and_battlehanse_and_a_click_watches(browser, services,  # noqa: ANN001, F811
-                                                                              pool) -> None:  # noqa: F811
+def test_the_live_page_lists_battlegeneral_and_battlehanse_and_a_click_watches(browser, services,  # noqa: ANN001
+                                                                              pool) -> None:
     from playwright.sync_api import expect
 
     lobby, _game = services

@@ -12,7 +12,7 @@ from tests.table_client import load, stored_when
 pytestmark = pytest.mark.browser
 
 
-def test_claim_the_win_against_an_opponent_who_never_came(browser, services, pool) -> None:  # noqa: ANN001, F811
+def test_claim_the_win_against_an_opponent_who_never_came(browser, services, pool) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     lobby, _ = services

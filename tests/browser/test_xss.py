@@ -1,4 +1,4 @@
-"""XSS (issue 10): chat and names that carry HTML or script are shown as text.
+"""XSS: chat and names that carry HTML or script are shown as text.
 
 One browser posts a list of XSS payloads in the Wartesaal chat; a second browser
 must show each literally, fire no dialog, run no script and gain no element (no

@@ -120,7 +120,7 @@ def test_a_record_cannot_claim_a_rules_ending_its_moves_do_not_reach():
 
 
 def test_a_take_back_keeps_what_a_fight_showed():
-    """Issue 17: the moves taken back leave their fights' reveals on the kept state (pure)."""
+    """The moves taken back leave their fights' reveals on the kept state (pure)."""
     before = played(30)
     kept = played(0)  # both setups, no move yet: what a take-back to the start replays
     mark = G.takeback_mark(before, kept, None)

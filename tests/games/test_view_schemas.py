@@ -36,13 +36,12 @@ def _playout(engine, seed: int, plies: int):  # noqa: ANN001, ANN202
     state = engine.new_game(engine.normalize_options({}), seed)
     for _ in range(plies):
         _check_views(engine, state)
+        if engine.outcome(state) is not None:
+            break
         movers = engine.to_move(state)
-        if engine.outcome(state) is not None or not movers:
-            break
-        seat = rng.choice(movers)
+        seat = rng.choice(movers) if movers else None  # nobody: a pause between rounds, ended by its move
         moves = engine.legal_moves(state, seat)
-        if not moves:
-            break
+        assert moves, f"{engine.name}: a running game without a legal move (to move: {movers})"
         state = engine.apply(state, rng.choice(moves).text, seat)
     _check_views(engine, state)
     return state

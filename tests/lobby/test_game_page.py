@@ -1,6 +1,6 @@
 """The game page's numbers over HTTP: how often a game was played and its stars.
 
-Rules (issue 9): only a player with a finished game of that kind may rate it, 1 to 5
+Rules: only a player with a finished game of that kind may rate it, 1 to 5
 stars, one rating per player (rating again replaces it), shown as average and count.
 """
 

@@ -1,4 +1,4 @@
-"""Operations metrics (issue 10): each service's /metrics after a real move.
+"""Operations metrics: each service's /metrics after a real move.
 
 Game service: ``spielcenter_game_move_seconds`` (histogram), ``spielcenter_game_moves_total``, ``spielcenter_game_sockets``,
 ``spielcenter_game_tables_open``.  Lobby: ``spielcenter_lobby_sockets``, ``spielcenter_celery_queue_length{queue}``,

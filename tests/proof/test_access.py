@@ -1,4 +1,4 @@
-"""Access (issue 10), every item in one place: nobody acts for another user.
+"""Access, every item in one place: nobody acts for another user.
 
 - moves, resigning, draw/takeback offers, undo and claims at a table where one is not seated;
 - accepting or declining someone else's challenge or Postfach invitation;

@@ -407,8 +407,9 @@ def test_celery_worker_killed_mid_search(stack: LoadStack) -> None:
 
 def test_a_committed_move_is_not_reported_failed_when_redis_goes_away_after_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Found by the Redis fault: the move stood, but its sender got internal_error, because writing
-    the flag deadline after the commit raised.  Now the flag loop re-derives every deadline instead."""
+    """The Redis fault's case: a move committed just before Redis went away stands, and its sender must
+    not get internal_error because its flag deadline could not be written after the commit; the flag
+    loop re-derives every deadline from PostgreSQL instead."""
     import redis as redis_lib
 
     from services.game.table_reactions import TableReactions

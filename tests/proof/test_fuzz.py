@@ -1,4 +1,4 @@
-"""Bad input (issue 10): random and malformed payloads to every event name and every HTTP route.
+"""Bad input: random and malformed payloads to every event name and every HTTP route.
 
 Every Socket.IO event name of the lobby and the game service comes from
 ``shared.schemas`` (plus names no schema knows); every HTTP route of the three

@@ -509,7 +509,7 @@ def _play_attempt(url: str, pool: Any, account: Any, resign_after: int | None) -
 
 def test_the_days_tagesmarkt_deal_stays_on_the_server_until_the_day_ends(game_service: ServiceProcess,  # noqa: ANN001
                                                                          ai_worker, pool) -> None:
-    """Issue 17, 2: start the Tagesmarkt, give up (or play the round out), and read the deal from the
+    """Start the Tagesmarkt, give up (or play the round out), and read the deal from the
     final view, the replay or the record, before the day's counted attempt.  None of them tells."""
     a, b = players(pool, 2)
     ends = {}

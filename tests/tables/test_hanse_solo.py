@@ -130,7 +130,7 @@ def test_tipp_gives_a_legal_move_marks_the_match_and_is_refused_against_stark(  
 
 def test_forty_tipps_at_one_table_version_are_one_search(game_service: ServiceProcess,  # noqa: ANN001
                                                          ai_worker: CeleryWorker, pool, infra: Infra) -> None:
-    """Issue 17, 7: Tipp spam.  Forty ``table:hint`` at one version start one strong search and count
+    """Tipp spam: forty ``table:hint`` at one version start one strong search and count
     one Tipp; asked again after the answer, the Tipp is that same answer, at once."""
     (a,) = players(pool, 1)
     client = TableClient(game_service.url, a).connect()

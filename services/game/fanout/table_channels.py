@@ -1,9 +1,9 @@
 """One Redis channel per table: a table's messages reach only the processes serving it.
 
 With a single channel for the Socket.IO message queue, every game-service process
-received and decoded every other process's table states, only to find no socket of
+would receive and decode every other process's table states, only to find no socket of
 its own in their rooms: two processes spent more CPU per move between them than one
-alone (bench/tables.py, 3.1–3.9 ms against 1.8).  Now an emit to a table's room
+alone (bench/tables.py, 3.1–3.9 ms against 1.8).  So an emit to a table's room
 (``game:<id>``, ``game:<id>:seat:<n>``, ``game:<id>:watch``) is published on the
 table's channel, ``<base>:game:<id>``, and a process listens to that channel exactly
 while one of its sockets sits in one of the table's rooms.  Everything else (a

@@ -1,8 +1,8 @@
 """The pause between two rounds (Battlehanse's Rundentafel), for any engine that reports one.
 
-An engine that plays in rounds has the :class:`~shared.games.capabilities.RoundPauses` capability; while it is true nobody
-is to move, so the clocks stand still (``to_move`` is empty), and the only legal move
-ends the pause.  Who ends it depends on the table's mode, which :data:`COUNTDOWN_MS`
+An engine that plays in rounds has the :class:`~shared.games.capabilities.RoundPauses`
+capability; while its ``is_round_pause(state)`` is true nobody is to move, so the clocks
+stand still (``to_move`` is empty), and the only legal move ends the pause.  Who ends it depends on the table's mode, which :data:`COUNTDOWN_MS`
 says: in Wartesaal games a countdown runs and the table plays that move itself when it
 runs out (the flag scheduler watches the deadline like a flag); at local tables the
 Rundentafel stays until the player taps Weiter.  Engines without rounds never pause.

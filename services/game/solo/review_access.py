@@ -137,7 +137,7 @@ def _value(row: Any, name: str, index: int) -> Any:
 
 
 def _data(conn: Any, row: GameRow, seat: int, reader: int | None) -> dict[str, Any]:
-    """The ``Review`` record (shared.schemas) of ``seat`` in ``row`` as ``reader`` sees it."""
+    """The ``Review`` record (shared.schemas.table_events) of ``seat`` in ``row`` as ``reader`` sees it."""
     found = conn.execute(
         "SELECT id, status, moves_done, public FROM reviews WHERE game_id = %s AND seat = %s",
         (row.id, seat)).fetchone()

@@ -1,6 +1,6 @@
 """The Rückblick's data route: ``GET /api/games/<id>/review[?seat=0|1]``.
 
-Answers the ``Review`` record (``shared.schemas``) of the caller's own seat, or of the
+Answers the ``Review`` record (``shared.schemas.table_events``) of the caller's own seat, or of the
 given seat: status (none, queued, running, done, failed), progress and one entry per
 judged move (played, best, their values, the loss and the class green / yellow / red).
 The page polls it while the batch queue works.  Who may read what is decided in

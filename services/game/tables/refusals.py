@@ -7,8 +7,6 @@ illegal moves) carry their texts already and pass through unchanged.
 
 from __future__ import annotations
 
-from typing import Any
-
 TEXTS: dict[str, tuple[str, str]] = {
     "unknown_table": ("Diese Partie gibt es nicht.", "There is no such game."),
     "table_finished": ("Die Partie ist schon beendet.", "The game is already over."),
@@ -63,6 +61,3 @@ class TableRefusal(Exception):
     def message(self, lang: str) -> str:
         return self.en if lang == "en" else self.de
 
-
-def error_event(code: str, message: str, event: str | None) -> dict[str, Any]:
-    return {"code": code, "message": message, "event": event}
