@@ -1,7 +1,8 @@
 """Events between services through the outbox (``shared.outbox``): their payloads.
 
 The game service writes one as ``GameFinished(...).payload()``, the rating service reads it
-with ``GameFinished.read``; both go through the record, so writer and reader cannot
+with ``GameFinished.read``, which checks it against the record; the class and the record
+list the same fields (tests/rating/test_game_finished.py), so writer and reader cannot
 disagree about a key.
 """
 
@@ -55,8 +56,13 @@ class GameFinished:
     duration_ms: int
 
     def payload(self) -> dict[str, Any]:
-        """The JSON object the outbox keeps (checked against the record)."""
-        return validate_record("GameFinished", asdict(self))
+        """The JSON object the outbox keeps, field for field.
+
+        Not checked against the record here: it is written in the transaction that ends the
+        game, and a game must end even if its event were malformed.  The reader checks it
+        (``read``), and the tests hold the class to the record and play real games through
+        the rating service."""
+        return asdict(self)
 
     @classmethod
     def read(cls, payload: Any) -> GameFinished | None:
