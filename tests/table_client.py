@@ -21,11 +21,12 @@ SECRET = TEST_SECRET
 
 @dataclass
 class StubListener:
-    """A ``TableListener`` for tests that build ``Tables`` themselves: each reaction is a field
-    the test may replace; by default nothing is published and nothing is shown first."""
+    """A ``TableListener`` for tests that build ``Tables`` themselves: ``on_<method>`` is what the
+    listener's ``<method>`` does, a field the test may replace; by default nothing is published
+    and nothing is shown first."""
 
     on_settled: Callable[[Any], None] = lambda settled: None
-    show_first: Callable[[int], bool] = lambda game_id: False
+    on_may_show_first: Callable[[int], bool] = lambda game_id: False
     on_shown: Callable[[Any], list[dict[str, Any]] | None] = lambda settled: None
     on_retracted: Callable[[int], None] = lambda game_id: None
 
@@ -33,7 +34,7 @@ class StubListener:
         self.on_settled(settled)
 
     def may_show_first(self, game_id: int) -> bool:
-        return self.show_first(game_id)
+        return self.on_may_show_first(game_id)
 
     def shown(self, settled: Any) -> list[dict[str, Any]] | None:
         return self.on_shown(settled)

@@ -72,7 +72,7 @@ def test_a_move_is_shown_before_it_is_written_and_a_join_meanwhile_waits_for_the
         hold.wait(10)  # a slow write: the join below must wait for it
         return [{"told": settled.row.version}]
 
-    listener.show_first = lambda game_id: True
+    listener.on_may_show_first = lambda game_id: True
     listener.on_shown = shown
     listener.on_settled = lambda settled: seen.append(("settled", settled.row.version, settled.shown))
     mover = threading.Thread(target=tables.move, args=(user, row.id, row.version, text), daemon=True)
@@ -100,7 +100,7 @@ def test_a_shown_move_refused_after_all_is_retracted(pool, row: GameRow) -> None
     here, elsewhere = Tables(pool, StateCache(), listener), Tables(pool, StateCache(), StubListener())
     user, text = _first_move(here, row.id)
     seen: list[tuple[str, Any]] = []
-    listener.show_first = lambda game_id: True
+    listener.on_may_show_first = lambda game_id: True
     listener.on_shown = lambda settled: seen.append(("shown", settled.row.version)) or []
     listener.on_settled = lambda settled: seen.append(("settled", settled.row.version))
     listener.on_retracted = lambda game_id: seen.append(("retracted", game_id))
@@ -122,7 +122,7 @@ def test_a_move_is_written_before_it_is_shown(infra: Infra, pool, row: GameRow, 
     tables = Tables(pool, StateCache(), listener)
     user, text = _first_move(tables, row.id)
     seen: list[tuple[str, int, int]] = []
-    listener.show_first = lambda game_id: why == "the process is stopping"
+    listener.on_may_show_first = lambda game_id: why == "the process is stopping"
     if why == "the process is stopping":
         tables.stop_showing_first()
     listener.on_shown = lambda settled: seen.append(("shown", settled.row.version, 0)) or []
@@ -153,7 +153,7 @@ def test_a_tipp_asked_while_the_computers_answer_is_shown_waits_for_its_write(po
         hold.wait(10)
         return []
 
-    listener.show_first = lambda game_id: True
+    listener.on_may_show_first = lambda game_id: True
     listener.on_shown = held
     answer = engine.legal_moves(settled.state)[0].text
     computer = threading.Thread(target=tables.computer_move, args=(game_id, settled.row.version, 1, answer), daemon=True)
