@@ -52,102 +52,108 @@ def public_seek(seek: Challenge, now: float) -> dict[str, Any]:
             "elo_min": low, "elo_max": high, "expires_in_ms": max(0, int((seek.expires_at - now) * 1000))}
 
 
-def register_seeks(lobby: Lobby, sockets: WartesaalSockets, store: ChallengeStore,
-                   tell: Callable[[Challenge], None], try_start: Callable[[Challenge], None]) -> SeekHooks:
-    """Register the seek events."""
-    socketio = lobby.socketio
-    handles = sockets.handles
+class SeekDesk:
+    """The seeks' socket handlers, one method per event, and what they share."""
 
-    def seek_list() -> dict[str, Any]:
+    def __init__(self, lobby: Lobby, store: ChallengeStore, tell: Callable[[Challenge], None],
+                 try_start: Callable[[Challenge], None]) -> None:
+        self.lobby, self.store, self.tell, self.try_start = lobby, store, tell, try_start
+        self.socketio = lobby.socketio
+
+    def seek_list(self) -> dict[str, Any]:
         now = time.time()
-        return {"seeks": [public_seek(seek, now) for seek in store.open_seeks()]}
+        return {"seeks": [public_seek(seek, now) for seek in self.store.open_seeks()]}
 
-    def announce() -> None:
-        socketio.emit("seek:list", seek_list())
+    def announce(self) -> None:
+        self.socketio.emit("seek:list", self.seek_list())
 
-    def elo_of(user_id: int, game: str) -> int:
-        raw = lobby.redis.hget(presence.ELO_CACHE, user_id)
+    def elo_of(self, user_id: int, game: str) -> int:
+        raw = self.lobby.redis.hget(presence.ELO_CACHE, user_id)
         known = json.loads(raw) if raw else {}
         elo = known.get(game)
         return int(elo) if isinstance(elo, int) else START_ELO
 
-    def withdraw_seeks(user_id: int) -> bool:
+    def withdraw_seeks(self, user_id: int) -> bool:
         withdrawn = False
-        for seek in store.seeks_of(user_id):
-            changed = store.transition(seek.id, lambda c: negotiation.decline(c, user_id, time.time())
-                                       if c.is_seek and c.status == "open" else None)
+        for seek in self.store.seeks_of(user_id):
+            changed = self.store.transition(seek.id, lambda c: negotiation.decline(c, user_id, time.time())
+                                            if c.is_seek and c.status == "open" else None)
             withdrawn = withdrawn or changed is not None
         return withdrawn
 
-    def playing(user_id: int) -> bool:
-        raw = lobby.redis.hget("presence:status", user_id)
+    def playing(self, user_id: int) -> bool:
+        raw = self.lobby.redis.hget("presence:status", user_id)
         return (raw.decode() if isinstance(raw, bytes) else raw) == "spielt"
 
-    def take(seek_id: str, taker: Party, elo: int) -> None:
+    def take(self, seek_id: str, taker: Party, elo: int) -> None:
         """Take the seek (refusals raise); the game starts."""
-        if playing(taker.user_id):
+        if self.playing(taker.user_id):
             raise ChallengeRefusal("seek_playing")
-        seek = store.get(seek_id)
-        if seek is not None and seek.is_seek and playing(seek.challenger.user_id):
+        seek = self.store.get(seek_id)
+        if seek is not None and seek.is_seek and self.playing(seek.challenger.user_id):
             # The seeker began another game meanwhile (e.g. a Schnelle Partie): the seek ends.
-            if withdraw_seeks(seek.challenger.user_id):
-                announce()
+            if self.withdraw_seeks(seek.challenger.user_id):
+                self.announce()
             raise ChallengeRefusal("challenge_closed", status="withdrawn")
-        changed = store.transition(seek_id, lambda c: negotiation.take_seek(c, taker, elo, time.time()))
+        changed = self.store.transition(seek_id, lambda c: negotiation.take_seek(c, taker, elo, time.time()))
         if changed is None:
             raise ChallengeRefusal("challenge_unknown")
-        withdraw_seeks(taker.user_id)  # whoever plays now seeks no more
-        announce()
-        tell(changed[1])
-        try_start(changed[1])
+        self.withdraw_seeks(taker.user_id)  # whoever plays now seeks no more
+        self.announce()
+        self.tell(changed[1])
+        self.try_start(changed[1])
 
-    @handles("seek:create")
-    def create(conn: Connection, payload: dict) -> None:
+    def create(self, conn: Connection, payload: dict) -> None:
         game = payload["game"]
         me = Party(conn.user_id, conn.name)
-        if playing(conn.user_id):
+        if self.playing(conn.user_id):
             raise ChallengeRefusal("seek_playing")
-        elo = elo_of(conn.user_id, game)
+        elo = self.elo_of(conn.user_id, game)
         seek = negotiation.open_seek(me, game, elo, time.time())  # refuses a game without seeks first
         # Someone of this strength already seeks: that is the opponent (nearest Elo, then the oldest).
-        fitting = [s for s in store.open_seeks() if s.game == game and s.challenger.user_id != conn.user_id
+        fitting = [s for s in self.store.open_seeks() if s.game == game and s.challenger.user_id != conn.user_id
                    and negotiation.seek_range(s)[0] <= elo <= negotiation.seek_range(s)[1]]
         for other in sorted(fitting, key=lambda s: abs((s.seek_elo or elo) - elo)):
             try:
-                take(other.id, me, elo)
+                self.take(other.id, me, elo)
                 return
             except ChallengeRefusal:
                 continue  # taken by someone else a moment ago: try the next
         # Every new seek reaches every Wartesaal page: counted like a challenge.
-        creation_quota.admit(lobby.redis, "challenge", str(conn.user_id), creation_quota.CHALLENGES_PER_HOUR)
-        withdraw_seeks(conn.user_id)  # one seek per player: the new one replaces the old
-        store.add(seek)
-        announce()
+        creation_quota.admit(self.lobby.redis, "challenge", str(conn.user_id), creation_quota.CHALLENGES_PER_HOUR)
+        self.withdraw_seeks(conn.user_id)  # one seek per player: the new one replaces the old
+        self.store.add(seek)
+        self.announce()
 
-    @handles("seek:cancel")
-    def cancel(conn: Connection, payload: dict) -> None:
-        if withdraw_seeks(conn.user_id):
-            announce()
+    def cancel(self, conn: Connection, payload: dict) -> None:
+        if self.withdraw_seeks(conn.user_id):
+            self.announce()
 
-    @handles("seek:take")
-    def take_one(conn: Connection, payload: dict) -> None:
-        seek = store.get(payload["seek_id"])
+    def take_one(self, conn: Connection, payload: dict) -> None:
+        seek = self.store.get(payload["seek_id"])
         if seek is None:
             raise ChallengeRefusal("challenge_unknown")
-        take(seek.id, Party(conn.user_id, conn.name), elo_of(conn.user_id, seek.game))
+        self.take(seek.id, Party(conn.user_id, conn.name), self.elo_of(conn.user_id, seek.game))
 
-    def send_seeks(conn: Connection) -> None:
-        emit("seek:list", seek_list())  # to the page that just joined
+    def send_seeks(self, conn: Connection) -> None:
+        emit("seek:list", self.seek_list())  # to the page that just joined
 
-    def leave(conn: Connection) -> None:
-        if withdraw_seeks(conn.user_id):
-            announce()
+    def leave(self, conn: Connection) -> None:
+        if self.withdraw_seeks(conn.user_id):
+            self.announce()
 
-    def players_started(user_ids: Iterable[int]) -> None:
-        if any([withdraw_seeks(user_id) for user_id in user_ids]):
-            announce()
+    def players_started(self, user_ids: Iterable[int]) -> None:
+        if any([self.withdraw_seeks(user_id) for user_id in user_ids]):
+            self.announce()
 
-    sockets.on_join.append(send_seeks)
-    sockets.on_leave.append(leave)
-    return SeekHooks(announce, players_started)
 
+def register_seeks(lobby: Lobby, sockets: WartesaalSockets, store: ChallengeStore,
+                   tell: Callable[[Challenge], None], try_start: Callable[[Challenge], None]) -> SeekHooks:
+    """Register the seek events."""
+    desk = SeekDesk(lobby, store, tell, try_start)
+    sockets.handles("seek:create")(desk.create)
+    sockets.handles("seek:cancel")(desk.cancel)
+    sockets.handles("seek:take")(desk.take_one)
+    sockets.on_join.append(desk.send_seeks)
+    sockets.on_leave.append(desk.leave)
+    return SeekHooks(desk.announce, desk.players_started)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Response, jsonify, request
 from flask_socketio import emit
 
-from services.lobby.challenge_seeks import register_seeks
+from services.lobby.challenge_seeks import SeekHooks, register_seeks
 from services.lobby.challenge_start import check_stake, existing_game, start_game
 from services.lobby.challenge_store import ChallengeStore
 from services.lobby.wartesaal import Connection, WartesaalSockets, user_room
@@ -56,174 +56,185 @@ def public(challenge: Challenge, now: float) -> dict[str, Any]:
     return data
 
 
-def register_challenges(lobby: Lobby, sockets: WartesaalSockets) -> None:
-    store = ChallengeStore(lobby.redis)
-    socketio = lobby.socketio
-    handles = sockets.handles
+class ChallengeDesk:
+    """The challenges' socket handlers, one method per event, the start of an agreed game, and the
+    expiry of challenges nobody answered in time."""
 
-    def tell(challenge: Challenge) -> None:
+    seeks: SeekHooks  # attached by register_challenges once the seeks are registered
+
+    def __init__(self, lobby: Lobby, store: ChallengeStore) -> None:
+        self.lobby, self.store = lobby, store
+        self.socketio = lobby.socketio
+
+    def tell(self, challenge: Challenge) -> None:
         payload = {"challenge": public(challenge, time.time())}
         for party in challenge.parties():
-            socketio.emit("challenge:update", payload, to=user_room(party.user_id))
+            self.socketio.emit("challenge:update", payload, to=user_room(party.user_id))
 
-    def try_start(challenge: Challenge) -> None:
+    def try_start(self, challenge: Challenge) -> None:
         """Start the game of an ``agreed`` challenge (we made it agreed: nobody else does this)."""
         try:
-            game_id = start_game(lobby.pool, challenge)
+            game_id = start_game(self.lobby.pool, challenge)
         except Exception as exc:
             # Open again with nobody agreeing, so the panel shows why and both can decide anew.
             code = exc.code if isinstance(exc, ChallengeRefusal) else "internal_error"
-            changed = store.transition(challenge.id, lambda c: negotiation.start_failed(c, code, time.time())
-                                       if c.status == "agreed" else None)
+            changed = self.store.transition(challenge.id, lambda c: negotiation.start_failed(c, code, time.time())
+                                            if c.status == "agreed" else None)
             if changed:
-                tell(changed[1])
+                self.tell(changed[1])
             raise
-        changed = store.transition(challenge.id, lambda c: negotiation.started(c, game_id, time.time())
-                                   if c.status == "agreed" else None)
+        changed = self.store.transition(challenge.id, lambda c: negotiation.started(c, game_id, time.time())
+                                        if c.status == "agreed" else None)
         after = changed[1] if changed else negotiation.started(challenge, game_id, time.time())
-        announce_start(after, game_id)
+        self.announce_start(after, game_id)
 
-    def announce_start(challenge: Challenge, game_id: int) -> None:
+    def announce_start(self, challenge: Challenge, game_id: int) -> None:
+        lobby = self.lobby
         for party in challenge.parties():
             presence.set_status(lobby.redis, party.user_id, "spielt")
-        seeks.players_started(party.user_id for party in challenge.parties())  # who plays seeks no more
+        self.seeks.players_started(party.user_id for party in challenge.parties())  # who plays seeks no more
         lobby.broadcast_players()
-        tell(challenge)
+        self.tell(challenge)
         payload = {"challenge_id": challenge.id, "game_id": game_id, "game": challenge.game}
         for party in challenge.parties():
-            socketio.emit("challenge:started", payload, to=user_room(party.user_id))
+            self.socketio.emit("challenge:started", payload, to=user_room(party.user_id))
         event(lobby.log, "challenge started", challenge_id=challenge.id, game_id=game_id, game=challenge.game)
 
-    def opponent_here(user_id: int) -> Party:
-        name = lobby.redis.hget("presence:names", user_id)
+    def opponent_here(self, user_id: int) -> Party:
+        name = self.lobby.redis.hget("presence:names", user_id)
         if name is None:
             raise ChallengeRefusal("challenge_player_away")
         return Party(user_id, name.decode() if isinstance(name, bytes) else name)
 
-    def add_another(conn: Connection, opponent: Party, make: Callable[[], Challenge]) -> None:
+    def add_another(self, conn: Connection, opponent: Party, make: Callable[[], Challenge]) -> None:
         """Open the challenge ``make()`` gives, unless the challenger has one open to ``opponent`` or
         too many (``shared.challenge.refuse_another``).  Under the challenger's lock: a burst of
         creates (the lobby handles a socket's events side by side) must not all pass the count."""
-        with lobby.redis.lock(f"challenges:creating:{conn.user_id}", timeout=10, blocking_timeout=10):
-            negotiation.refuse_another(store.open_for(conn.user_id), Party(conn.user_id, conn.name), opponent)
-            creation_quota.admit(lobby.redis, "challenge", str(conn.user_id), creation_quota.CHALLENGES_PER_HOUR)
+        redis = self.lobby.redis
+        with redis.lock(f"challenges:creating:{conn.user_id}", timeout=10, blocking_timeout=10):
+            negotiation.refuse_another(self.store.open_for(conn.user_id), Party(conn.user_id, conn.name), opponent)
+            creation_quota.admit(redis, "challenge", str(conn.user_id), creation_quota.CHALLENGES_PER_HOUR)
             challenge = make()
-            store.add(challenge)
-        tell(challenge)
+            self.store.add(challenge)
+        self.tell(challenge)
 
-    @handles("challenge:create")
-    def create(conn: Connection, payload: dict) -> None:
+    def create(self, conn: Connection, payload: dict) -> None:
         if payload["to_user_id"] == conn.user_id:
             raise ChallengeRefusal("challenge_self")
-        opponent = opponent_here(payload["to_user_id"])
-        add_another(conn, opponent, lambda: negotiation.open_challenge(Party(conn.user_id, conn.name), opponent,
-                                                                       payload["game"], time.time()))
+        opponent = self.opponent_here(payload["to_user_id"])
+        self.add_another(conn, opponent, lambda: negotiation.open_challenge(Party(conn.user_id, conn.name), opponent,
+                                                                            payload["game"], time.time()))
 
-    @handles("challenge:propose")
-    def propose(conn: Connection, payload: dict) -> None:
+    def propose(self, conn: Connection, payload: dict) -> None:
         settings = Settings(**payload["settings"])
         if settings.rated and settings.stake:
             # Nobody can propose a stake they do not hold themselves, nor one with a guest.
-            current = store.get(payload["challenge_id"])
-            check_stake(lobby.pool, [Party(conn.user_id, conn.name)], settings.stake,
+            current = self.store.get(payload["challenge_id"])
+            check_stake(self.lobby.pool, [Party(conn.user_id, conn.name)], settings.stake,
                         guests_among=list(current.parties()) if current else [])
-        changed = store.transition(payload["challenge_id"],
-                                   lambda c: negotiation.propose(c, conn.user_id, settings, time.time()))
+        changed = self.store.transition(payload["challenge_id"],
+                                        lambda c: negotiation.propose(c, conn.user_id, settings, time.time()))
         if changed:
-            tell(changed[1])
+            self.tell(changed[1])
             if changed[0].status == "open" and changed[1].status == "agreed":
-                try_start(changed[1])
+                self.try_start(changed[1])
 
-    @handles("challenge:accept")
-    def accept(conn: Connection, payload: dict) -> None:
-        current = store.get(payload["challenge_id"])
+    def accept(self, conn: Connection, payload: dict) -> None:
+        current = self.store.get(payload["challenge_id"])
         if current is None:
             raise ChallengeRefusal("challenge_unknown")
         # Both must hold the stake: refuse here, before anything changes.
         current.party_of(conn.user_id)
         if current.status == "open" and current.settings.stake:
-            check_stake(lobby.pool, list(current.parties()), current.settings.stake)
-        changed = store.transition(payload["challenge_id"],
-                                   lambda c: negotiation.accept(c, conn.user_id, payload["version"], time.time()))
+            check_stake(self.lobby.pool, list(current.parties()), current.settings.stake)
+        changed = self.store.transition(payload["challenge_id"],
+                                        lambda c: negotiation.accept(c, conn.user_id, payload["version"], time.time()))
         if changed:
-            tell(changed[1])
+            self.tell(changed[1])
             if changed[0].status == "open" and changed[1].status == "agreed":
-                try_start(changed[1])
+                self.try_start(changed[1])
 
-    @handles("challenge:decline")
-    def decline(conn: Connection, payload: dict) -> None:
-        changed = store.transition(payload["challenge_id"],
-                                   lambda c: negotiation.decline(c, conn.user_id, time.time()))
+    def decline(self, conn: Connection, payload: dict) -> None:
+        changed = self.store.transition(payload["challenge_id"],
+                                        lambda c: negotiation.decline(c, conn.user_id, time.time()))
         if changed:
-            tell(changed[1])
+            self.tell(changed[1])
 
-    @handles("challenge:rematch")
-    def rematch(conn: Connection, payload: dict) -> None:
-        with lobby.pool.connection() as db:
+    def rematch(self, conn: Connection, payload: dict) -> None:
+        pool = self.lobby.pool
+        with pool.connection() as db:
             row = game_store.load(db, payload["game_id"])
         if row is None or row.mode != "wartesaal" or row.status != "finished" or conn.user_id not in row.seats:
             raise ChallengeRefusal("challenge_no_game")
         other = row.seats[1] if row.seats[0] == conn.user_id else row.seats[0]
-        with lobby.pool.connection() as db:
+        with pool.connection() as db:
             names = game_store.user_names(db, [other])
         previous = {"clock": _clock_name(row.clock), "options": row.options, "rated": row.rated, "stake": row.stake}
         settings = negotiation.rematch_settings(row.game, previous, row.seats, conn.user_id)
         opponent = Party(other, names.get(other, "?"))
-        add_another(conn, opponent, lambda: negotiation.open_challenge(
+        self.add_another(conn, opponent, lambda: negotiation.open_challenge(
             Party(conn.user_id, conn.name), opponent, row.game, time.time(), settings=settings, rematch_of=row.id))
 
-    seeks = register_seeks(lobby, sockets, store, tell, try_start)
-
-    def send_open(conn: Connection) -> None:
+    def send_open(self, conn: Connection) -> None:
         now = time.time()
-        for challenge in store.open_for(conn.user_id):
+        for challenge in self.store.open_for(conn.user_id):
             emit("challenge:update", {"challenge": public(challenge, now)})
 
-    sockets.on_join.append(send_open)
-
-    def expire_due() -> None:
+    def expire_due(self) -> None:
         now = time.time()
-        for challenge_id in store.due(now):
-            current = store.get(challenge_id)
+        for challenge_id in self.store.due(now):
+            current = self.store.get(challenge_id)
             if current is None:
-                lobby.redis.zrem("challenges:deadlines", challenge_id)
+                self.lobby.redis.zrem("challenges:deadlines", challenge_id)
                 continue
             if current.status == "agreed":
-                settle_stuck(current, now)
+                self.settle_stuck(current, now)
                 continue
-            changed = store.transition(challenge_id, lambda c: negotiation.expire(c, time.time()))
+            changed = self.store.transition(challenge_id, lambda c: negotiation.expire(c, time.time()))
             if changed:
                 # A seek nobody took leaves the list; a challenge tells both sides.
                 if changed[1].is_seek:
-                    seeks.announce()
+                    self.seeks.announce()
                 else:
-                    tell(changed[1])
+                    self.tell(changed[1])
 
-    def settle_stuck(challenge: Challenge, now: float) -> None:
+    def settle_stuck(self, challenge: Challenge, now: float) -> None:
         # The process that made it agreed died before it finished the start.
         if now < challenge.expires_at + STUCK_START_SECONDS:
             return
-        game_id = existing_game(lobby.pool, challenge.id)
+        game_id = existing_game(self.lobby.pool, challenge.id)
         if game_id is not None:
-            changed = store.transition(challenge.id, lambda c: negotiation.started(c, game_id, time.time())
-                                       if c.status == "agreed" else None)
+            changed = self.store.transition(challenge.id, lambda c: negotiation.started(c, game_id, time.time())
+                                            if c.status == "agreed" else None)
             if changed:
-                announce_start(changed[1], game_id)
+                self.announce_start(changed[1], game_id)
             return
-        changed = store.transition(challenge.id, lambda c: negotiation.start_failed(c, "internal_error", time.time())
-                                   if c.status == "agreed" else None)
+        changed = self.store.transition(
+            challenge.id, lambda c: negotiation.start_failed(c, "internal_error", time.time())
+            if c.status == "agreed" else None)
         if changed:
-            tell(changed[1])
+            self.tell(changed[1])
 
-    def expiry_loop() -> None:
+    def expiry_loop(self) -> None:
         while True:
             try:
-                expire_due()
+                self.expire_due()
             except Exception:
-                lobby.log.exception("challenge expiry failed")
-            socketio.sleep(EXPIRY_POLL_SECONDS)
+                self.lobby.log.exception("challenge expiry failed")
+            self.socketio.sleep(EXPIRY_POLL_SECONDS)
 
-    lobby.background_tasks.append(expiry_loop)
+
+def register_challenges(lobby: Lobby, sockets: WartesaalSockets) -> None:
+    """Attach the challenge events, the seeks, the expiry loop and the preview route to the lobby."""
+    desk = ChallengeDesk(lobby, ChallengeStore(lobby.redis))
+    sockets.handles("challenge:create")(desk.create)
+    sockets.handles("challenge:propose")(desk.propose)
+    sockets.handles("challenge:accept")(desk.accept)
+    sockets.handles("challenge:decline")(desk.decline)
+    sockets.handles("challenge:rematch")(desk.rematch)
+    desk.seeks = register_seeks(lobby, sockets, desk.store, desk.tell, desk.try_start)
+    sockets.on_join.append(desk.send_open)
+    lobby.background_tasks.append(desk.expiry_loop)
     _register_preview(lobby)
 
 

@@ -60,47 +60,49 @@ class WartesaalSockets:
     on_leave: list[Callable[[Connection], None]] = field(default_factory=list)
 
 
-def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
-    socketio = lobby.socketio
-    connections: dict[str, Connection] = {}  # sid → who; this process's sockets only
+class WartesaalHandlers:
+    """The Wartesaal socket's handlers, one method per event, and this process's sockets."""
 
-    def refuse(err: ProtocolError, event_name: str | None) -> None:
-        conn = connections.get(request.sid)
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.socketio = lobby.socketio
+        self.connections: dict[str, Connection] = {}  # sid → who; this process's sockets only
+        self.on_join: list[Callable[[Connection], None]] = []
+        self.on_leave: list[Callable[[Connection], None]] = []
+
+    def refuse(self, err: ProtocolError, event_name: str | None) -> None:
+        conn = self.connections.get(request.sid)
         lang = conn.lang if conn else "de"
         REFUSED_EVENTS.labels(err.code).inc()
         emit("error", {"code": err.code, "message": text(err.code, lang, **err.params), "event": event_name})
 
-    on_join: list[Callable[[Connection], None]] = []
-
-    def end_socket(sid: str) -> None:
+    def end_socket(self, sid: str) -> None:
         """Its session logged out: say so, then disconnect it (shared.session_sockets)."""
-        conn = connections.get(sid)
-        session_sockets.end_socket(socketio, sid, conn.lang if conn else "de")
+        conn = self.connections.get(sid)
+        session_sockets.end_socket(self.socketio, sid, conn.lang if conn else "de")
 
-    def handles(event_name: str) -> Callable[[Handler], Handler]:
+    def handles(self, event_name: str) -> Callable[[Handler], Handler]:
         """Register ``fn(connection, payload)`` for ``event_name`` behind schema validation."""
 
         def register(fn: Handler) -> Handler:
             def handler(*args: object) -> None:
                 try:
-                    connection = connections[request.sid]
-                    lobby.sessions.check(connection.session_id)
+                    connection = self.connections[request.sid]
+                    self.lobby.sessions.check(connection.session_id)
                     payload = validate_event(event_name, args, CLIENT_EVENTS)
                     fn(connection, payload)
                 except ProtocolError as err:
-                    refuse(err, event_name)
+                    self.refuse(err, event_name)
 
-            socketio.on_event(event_name, handler)
+            self.socketio.on_event(event_name, handler)
             return fn
 
         return register
 
-    wartesaal = WartesaalSockets(handles=handles, on_join=on_join)
-
-    @socketio.on("connect")
-    def on_connect(auth: object = None) -> None:
-        if reserved_events.sent_as_event(socketio):
-            refuse(ProtocolError("unknown_event", event="connect"), None)
+    def connect(self, auth: object = None) -> None:
+        lobby = self.lobby
+        if reserved_events.sent_as_event(self.socketio):
+            self.refuse(ProtocolError("unknown_event", event="connect"), None)
             return
         lang = pick_language(auth.get("lang") if isinstance(auth, dict) else None)
         try:
@@ -114,59 +116,67 @@ def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
             # Reaches the client as connect_error: message, then data.
             raise ConnectionRefusedError(text("not_logged_in", lang), {"code": "not_logged_in"})
         connection = Connection(account.id, account.name, lang, claims["sid"])
-        connections[request.sid] = connection
-        lobby.sessions.opened(connection.session_id, request.sid, functools.partial(end_socket, request.sid))
+        self.connections[request.sid] = connection
+        lobby.sessions.opened(connection.session_id, request.sid, functools.partial(self.end_socket, request.sid))
         join_room(user_room(account.id))
         SOCKETS.inc()
         lobby.presence.join(account.id, account.name)
         user = {"id": account.id, "name": account.name, "guest": account.guest, "balance": ledger.balance(lobby.pool, account.id)}
         emit("welcome", {"user": user, "history": chat.history(lobby.pool)})
         lobby.broadcast_players()
-        for hook in on_join:
+        for hook in self.on_join:
             hook(connection)
         event(lobby.log, "wartesaal join", user_id=account.id, sid=request.sid)
 
-    @socketio.on("disconnect")
-    def on_disconnect(*_reason: object) -> None:
-        if reserved_events.sent_as_event(socketio):
-            refuse(ProtocolError("unknown_event", event="disconnect"), None)
+    def disconnect(self, *_reason: object) -> None:
+        lobby = self.lobby
+        if reserved_events.sent_as_event(self.socketio):
+            self.refuse(ProtocolError("unknown_event", event="disconnect"), None)
             return
-        conn = connections.pop(request.sid, None)
+        conn = self.connections.pop(request.sid, None)
         if conn is None:
             return
         lobby.sessions.closed(conn.session_id, request.sid)
         SOCKETS.dec()
         if lobby.presence.leave(conn.user_id) == 0:
             lobby.broadcast_players()
-            for hook in wartesaal.on_leave:
+            for hook in self.on_leave:
                 hook(conn)
         event(lobby.log, "wartesaal leave", user_id=conn.user_id, sid=request.sid)
 
-    @handles("chat:send")
-    def chat_send(conn: Connection, payload: dict) -> None:
+    def chat_send(self, conn: Connection, payload: dict) -> None:
         body = chat.clean_text(payload["text"])
-        chat.admit(lobby.redis, conn.user_id)
-        message = chat.store(lobby.pool, conn.user_id, conn.name, body)
+        chat.admit(self.lobby.redis, conn.user_id)
+        message = chat.store(self.lobby.pool, conn.user_id, conn.name, body)
         CHAT_MESSAGES.inc()
-        socketio.emit("chat:message", {"message": message})
+        self.socketio.emit("chat:message", {"message": message})
 
-    @handles("lang:set")
-    def lang_set(conn: Connection, payload: dict) -> None:
+    def lang_set(self, conn: Connection, payload: dict) -> None:
         conn.lang = payload["lang"]
 
-    @socketio.on(OVERSIZED_EVENT)
-    def oversized(*_args: object) -> None:
-        conn = connections.get(request.sid)
+    def oversized(self, *_args: object) -> None:
+        conn = self.connections.get(request.sid)
         REFUSED_EVENTS.labels("payload_too_large").inc()
         emit("error", oversized_error(conn.lang if conn else "de"))
 
-    @socketio.on("*")
-    def unknown_event(event_name: object, *_args: object) -> None:
-        refuse(ProtocolError("unknown_event", event=str(event_name)[:40]), None)
+    def unknown_event(self, event_name: object, *_args: object) -> None:
+        self.refuse(ProtocolError("unknown_event", event=str(event_name)[:40]), None)
 
-    @socketio.on_error_default
-    def on_error(err: Exception) -> None:
-        lobby.log.exception("wartesaal handler failed", exc_info=err)
-        refuse(ProtocolError("internal_error"), None)
+    def failed(self, err: Exception) -> None:
+        self.lobby.log.exception("wartesaal handler failed", exc_info=err)
+        self.refuse(ProtocolError("internal_error"), None)
 
+
+def register_wartesaal(lobby: Lobby) -> WartesaalSockets:
+    """Attach the Wartesaal handlers to the lobby's socket; other features add theirs through the result."""
+    socketio = lobby.socketio
+    handlers = WartesaalHandlers(lobby)
+    wartesaal = WartesaalSockets(handles=handlers.handles, on_join=handlers.on_join, on_leave=handlers.on_leave)
+    socketio.on("connect")(handlers.connect)
+    socketio.on("disconnect")(handlers.disconnect)
+    handlers.handles("chat:send")(handlers.chat_send)
+    handlers.handles("lang:set")(handlers.lang_set)
+    socketio.on(OVERSIZED_EVENT)(handlers.oversized)
+    socketio.on("*")(handlers.unknown_event)
+    socketio.on_error_default(handlers.failed)
     return wartesaal
