@@ -16,7 +16,6 @@ rest.
 from __future__ import annotations
 
 import gc
-import inspect
 import json
 import logging
 import os
@@ -68,15 +67,11 @@ def monotonic_deadline(epoch_deadline: float, margin: float = WORKER_SAFETY_MARG
     return max(now_mono + left - margin - share * max(left, 0.0), now_mono + MIN_SEARCH)
 
 
-def _takes_stats(player: ModuleType) -> bool:
-    return "stats" in inspect.signature(player.PLAYER.search).parameters
-
-
 def decide(request: MoveRequest, stats: dict[str, int] | None = None) -> tuple[str, float | None]:
     """The move for ``request`` (and its value for hints), by the request's deadline.
 
-    ``stats`` receives the search's ``nodes`` / ``depth`` (and ``samples``) when the player's
-    ``search`` takes a ``stats`` dict (all four do); the benchmark reads them from the answer.
+    ``stats`` receives the search's ``nodes`` / ``depth`` (and ``samples``): every player's
+    ``search`` takes a ``stats`` dict (``Player``); the benchmark reads them from the answer.
     """
     player = player_for(request.game)
     # Seeded by the request: a redelivered task makes the same choice.
@@ -85,9 +80,7 @@ def decide(request: MoveRequest, stats: dict[str, int] | None = None) -> tuple[s
     if request.kind == "hint":
         best = player.analyse(request.view, deadline, rng, limit=1)
         return best[0][0], float(best[0][1])
-    if stats is not None and _takes_stats(player):
-        return player.PLAYER.choose_move(request.view, request.strength, deadline, rng, stats=stats), None
-    return player.PLAYER.choose_move(request.view, request.strength, deadline, rng), None
+    return player.PLAYER.choose_move(request.view, request.strength, deadline, rng, stats=stats), None
 
 
 def _worker_name() -> str:

@@ -57,4 +57,7 @@ class Player(ABC):
     @abstractmethod
     def search(self, view: dict[str, Any], texts: list[str], strength: str, deadline: float, rng: random.Random,
                *limits: Any, **named_limits: Any) -> str:
-        """The move for ``strength`` among ``texts`` (the legal moves, at least one) while time is left."""
+        """The move for ``strength`` among ``texts`` (the legal moves, at least one) while time is left.
+
+        Every game's search takes ``stats=None``, a dict it fills with what it counted (nodes,
+        depth, samples); the worker passes one on (services.ai_worker.move_task.decide)."""
