@@ -1,4 +1,5 @@
-"""Splitting a game record into its ``[Key "value"]`` headers and its move lines.
+"""A game record's ``[Key "value"]`` headers: splitting a record into them and its move
+lines, and escaping a value for writing.
 
 The four records differ in their headers and move text, not in this frame, so each
 ``record.py`` reads it here and passes in what is its own: the header pattern, whether
@@ -32,6 +33,11 @@ class RecordText:
     @property
     def lines(self) -> list[str]:
         return [line for _number, line in self.body]
+
+
+def escape(value: object) -> str:
+    """A header value as written between the quotes: ``\\`` and ``"`` escaped, one line."""
+    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
 
 def unescape(value: str) -> str:

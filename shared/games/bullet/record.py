@@ -33,7 +33,7 @@ from shared.games.base import BadNotation, GameError
 from shared.games.bullet.movegen import TEXT
 from shared.games.bullet.position import format_position
 from shared.games.bullet.state import BulletState
-from shared.games.record_header import read_record_text
+from shared.games.record_header import escape, read_record_text
 
 _HEADER_RE = re.compile(r'^\[([A-Za-z0-9_]+) "((?:[^"\\]|\\.)*)"\]$')
 _MOVE_NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$")
@@ -54,7 +54,7 @@ _OWN_HEADERS = (
 
 
 def _quote(value: str) -> str:
-    return " ".join(str(value).split()).replace("\\", "\\\\").replace('"', '\\"')
+    return escape(" ".join(str(value).split()))
 
 
 def result_token(state: BulletState) -> str:

@@ -34,13 +34,9 @@ from shared.games.hanse.cards import GOODS, HORSE, LETTERS, NAMES_DE
 from shared.games.hanse.conclusion import conclude_from_record
 from shared.games.hanse.replay import replay
 from shared.games.hanse.state import OVER, State, deal_round
-from shared.games.record_header import read_record_text
+from shared.games.record_header import escape, read_record_text
 
 _MOVE = re.compile(r"^(\d+)\.\s+([^;#]+?)\s*(?:;.*)?$")
-
-
-def _escape(value: str) -> str:
-    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
 
 def _deal_line(state: State, round_no: int, starter: int) -> str:
@@ -75,8 +71,8 @@ def write_record(state: State, headers: dict[str, str], result: str, reason: str
         '[Spiel "Battlehanse"]',
         f'[Optionen "first={state.first} seals_to_win={state.seals_to_win}"]',
         f'[Seed "{state.seed}"]',
-        f'[Ergebnis "{_escape(result)}"]',
-        f'[Grund "{_escape(reason)}"]',
+        f'[Ergebnis "{escape(result)}"]',
+        f'[Grund "{escape(reason)}"]',
     ]
     lines += [f'[Neumischung "{ply} {seed}"]' for ply, seed in state.reshuffles]
     for key, value in headers.items():
@@ -88,7 +84,7 @@ def write_record(state: State, headers: dict[str, str], result: str, reason: str
             "Grund",
             "Neumischung",
         ):
-            lines.append(f'[{key} "{_escape(value)}"]')
+            lines.append(f'[{key} "{escape(value)}"]')
     lines.append("")
     tables = {t["round"]: t for t in state.rounds}
     printed: set[int] = set()

@@ -37,7 +37,7 @@ from shared.games.hexagon.ending import end_of
 from shared.games.hexagon.notation import move_text
 from shared.games.hexagon.options import new_setup, setup_from_position
 from shared.games.hexagon.state import Setup, State, initial
-from shared.games.record_header import read_record_text
+from shared.games.record_header import escape, read_record_text
 
 ENGINE_KEYS = (
     "Spiel",
@@ -60,7 +60,7 @@ _RESULTS = {"1-0", "0-1", "½-½", "1/2-1/2", "*"}
 
 
 def _quote(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+    return f'"{escape(value)}"'
 
 
 def _key(name: str) -> str:
