@@ -6,7 +6,7 @@ go back onto the deck; without a new shuffle the player would know what comes ne
 
 A table replays from ``(game, options, seed, moves, move_seats, reshuffles)``: each
 reshuffle is ``(ply, seed)`` and is made before move ``ply``
-(:func:`shared.table_replay.replay`, the engine's ``reshuffle_unseen``).  The new seed
+(:func:`shared.table_replay.replay`, the engine's ``after_takeback``).  The new seed
 is drawn here, on the server, and kept only in ``games.reshuffles`` (migration 0007):
 it never reaches a client while the game runs.  A take-back also drops the reshuffles
 of the plies it removes, so the list always describes the moves kept, and the game's
